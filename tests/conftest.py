@@ -5,13 +5,21 @@ in a subfolder would shadow, depending on the order of collection.)"""
 from __future__ import annotations
 
 import functools
+import importlib
+import inspect
 import os
+import types
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 
+import botocore.hooks
+import botocore.parsers
 import botocore.session
+import botocore.utils
+import moto.core.models
 import pytest
 import yaml
+from moto.s3.models import S3Backend
 
 from enginestand import Stand
 from livesite import serve_folder
@@ -20,6 +28,72 @@ from sitemill.lastmod.fingerprint import reduction
 # moto gives every test a fresh boto3 session, and each session read the service models (JSON,
 # read-only) again: about 0.2 s per client. One loader per data path for the whole process.
 botocore.session.create_loader = functools.cache(botocore.session.create_loader)  # type: ignore[attr-defined]
+
+# botocore parses every timestamp of a response with dateutil (0.1 ms each), and moto parses the
+# LastModified it keeps as text again for each listing it serializes: a third of a LIST of ten
+# objects. A timestamp's text gives the same (immutable) datetime every time: parsed once.
+_parse_timestamp = functools.lru_cache(maxsize=65_536)(botocore.utils.parse_timestamp)
+botocore.utils.parse_timestamp = _parse_timestamp
+botocore.parsers.DEFAULT_TIMESTAMP_PARSER = _parse_timestamp  # (bound when botocore was imported)
+
+
+# moto reloads moto.s3.urls for every S3 request, as MOTO_S3_CUSTOM_ENDPOINTS (read when the module
+# runs) may have changed: once per value of it.
+@functools.cache
+def _s3_urls(custom_endpoints: str | None) -> object:
+    import moto.s3.urls
+
+    return importlib.reload(moto.s3.urls)
+
+
+S3Backend._url_module = property(lambda self: _s3_urls(os.environ.get("MOTO_S3_CUSTOM_ENDPOINTS")))
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "heavy: a module of long tests, run first")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The tests of modules marked heavy first, each module's in its order: pytest-xdist's
+    worksteal hands each worker a contiguous part of this list and steals from the ends, so a
+    long test left for last would keep one worker busy while the other has nothing to do."""
+    items.sort(key=lambda item: item.get_closest_marker("heavy") is None)
+
+
+# A new botocore session (moto gives each test one, and each client of it) registers some 150
+# handlers: each checked by inspect.getfullargspec to take **kwargs, each event name looked up
+# among the aliases by its session anew (30 and 20 ms a session). A function's code flags say
+# the first; an event name's alias under botocore's own table is the same for every session.
+_accepts_kwargs = botocore.hooks.accepts_kwargs
+
+
+def _takes_kwargs(func: Callable[..., object]) -> bool:
+    """What inspect.getfullargspec says of a plain function or method: its code's flag."""
+    target = func.__func__ if isinstance(func, types.MethodType) else func
+    if isinstance(target, types.FunctionType) and not hasattr(target, "__signature__"):
+        return bool(target.__code__.co_flags & inspect.CO_VARKEYWORDS)
+    return bool(_accepts_kwargs(func))
+
+
+botocore.hooks.accepts_kwargs = _takes_kwargs
+_alias_event_name = botocore.hooks.EventAliaser._alias_event_name
+_ALIASES: dict[str, str] = {}
+
+
+def _alias_once(self: botocore.hooks.EventAliaser, event_name: str) -> str:
+    if self._event_aliases is not botocore.hooks.EVENT_ALIASES:
+        return _alias_event_name(self, event_name)  # type: ignore[no-any-return]
+    if event_name not in _ALIASES:
+        _ALIASES[event_name] = _alias_event_name(self, event_name)
+    return _ALIASES[event_name]
+
+
+botocore.hooks.EventAliaser._alias_event_name = _alias_once
+
+# Each mock_aws() start makes moto register a new `responses` stub for every method and every
+# service's URL (1,288 objects, 11 ms): the same stubs every time, made once (no test sends a
+# `requests` call to AWS, the only use of their call counts).
+moto.core.models.CallbackResponse = functools.cache(moto.core.models.CallbackResponse)
 
 BASE_URL = "https://example.com/"
 # A fixed mtime (2024-03-01T12:00:00Z) so that mtime-based lastmod values are predictable.

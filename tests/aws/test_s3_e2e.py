@@ -29,6 +29,8 @@ from sitemill.aws.clients import make_s3_client
 from sitemill.jobs.bucket import BucketSite
 from xsd import assert_valid_sitemaps
 
+pytestmark = pytest.mark.heavy  # (run first: tests/conftest.py)
+
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
 BASE = "https://www.example.com/"

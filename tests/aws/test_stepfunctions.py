@@ -36,6 +36,8 @@ from sitemill.scaleout.executor import LocalExecutor, StepFunctionsExecutor, nex
 from sitemill.scaleout.partitionedstore import open_partitioned
 from xsd import assert_xsd_valid
 
+pytestmark = pytest.mark.heavy  # (run first: tests/conftest.py)
+
 ASL = Path(__file__).resolve().parents[2] / "infra" / "rebuild.asl.json"
 STATE_BUCKET = "state-bucket"
 REGION = "us-east-1"

@@ -16,6 +16,8 @@ from sitemill.diff.model import Verdict
 from sitemill.lastmod.fingerprint.resemblance import sketch_text
 from sitemill.state.pagerecord import PageRecord
 
+pytestmark = pytest.mark.heavy  # (run first: tests/conftest.py)
+
 BASE = "https://example.org/"
 RATIO = 2.5  # linear work doubles; all pairs would quadruple
 VOCABULARY = [f"w{number}" for number in range(20_000)]

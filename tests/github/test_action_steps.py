@@ -22,6 +22,8 @@ from enginestand import Stand
 from gitutil import git
 from scriptmodule import load_script
 
+pytestmark = pytest.mark.heavy  # (run first: tests/conftest.py)
+
 install = load_script(ROOT / "action" / "install.py", "action_install")
 OFFLINE = {"PIP_NO_INDEX": "1"}  # a step that tried to download would fail
 FROM_CACHE = "sitemill: dependencies from the cache"

@@ -28,7 +28,8 @@ from test_action import (  # noqa: F401 (no_network: a fixture)
 from gitutil import commit, git, head
 from sitemill.cli.main import main
 
-pytestmark = pytest.mark.usefixtures("no_network")
+# (heavy: run first, tests/conftest.py)
+pytestmark = [pytest.mark.usefixtures("no_network"), pytest.mark.heavy]
 
 HOOKS = (
     "pre-commit",

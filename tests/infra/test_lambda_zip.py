@@ -20,6 +20,8 @@ import pytest
 from enginestand import KEY, Stand
 from scriptmodule import load_script
 
+pytestmark = pytest.mark.heavy  # (run first: tests/conftest.py)
+
 ROOT = Path(__file__).resolve().parents[2]
 BUILD_SCRIPT = ROOT / "infra" / "build_lambda_zip.py"
 MAX_ZIP_BYTES = 5 * 1024 * 1024

@@ -12,6 +12,7 @@ an independent reading of the bucket gives.
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
 from collections.abc import Callable, Iterator
@@ -37,6 +38,8 @@ from sitemill.report import Report
 from sitemill.scaleout.distplan import RunRequest
 from sitemill.scaleout.executor import LocalExecutor
 from sitemill.scaleout.partitionedstore import open_partitioned
+
+pytestmark = pytest.mark.heavy  # (run first: tests/conftest.py)
 
 STATE_BUCKET = "state-bucket"
 NOW = datetime(2026, 11, 23, 12, 0, tzinfo=UTC)
@@ -122,6 +125,28 @@ def world() -> Iterator[Any]:
         yield s3
 
 
+# The split world of each configuration: its objects and the URLs live before the split.
+_SPLIT: list[tuple[Config, Objects, list[str]]] = []
+
+
+@contextmanager
+def split_world() -> Iterator[tuple[Any, list[str]]]:
+    """A world where the split's pages were uploaded (not yet built), and the URLs live
+    before: uploaded in the first split world of a configuration, copied into each next one
+    (each fault's world starts from the same bucket, without the moto calls of the uploads)."""
+    with world() as s3:
+        kept = next(((objects, before) for config, objects, before in _SPLIT
+                     if config is CONFIG), None)  # fmt: skip
+        if kept is None:
+            before = live_urls(reader(s3))
+            split(s3)
+            _SPLIT.append((CONFIG, objects_of(BUCKET, STATE_BUCKET), before))
+        else:
+            objects, before = kept
+            put_back(objects, BUCKET, STATE_BUCKET)
+        yield s3, list(before)
+
+
 def reader(s3: Any) -> Callable[[str], bytes | None]:
     def read(name: str) -> bytes | None:
         try:
@@ -165,11 +190,9 @@ def assert_converged(s3: Any) -> None:
     assert listed == expected_dates(s3)
 
 
-def dry_pass(prepare: Callable[[Any], None], action: Callable[[Any], object]) -> list[Signature]:
-    """The calls ``action`` makes on a fresh world (``prepare``d), in order of first
-    occurrence."""
-    with world() as s3:
-        prepare(s3)
+def dry_pass(action: Callable[[Any], object]) -> list[Signature]:
+    """The calls ``action`` makes on a fresh split world, in order of first occurrence."""
+    with split_world() as (s3, _):
         calls = Calls(s3)
         action(s3)
         return calls.seen
@@ -193,9 +216,7 @@ def faulted(
 ) -> Iterator[tuple[Any, list[str]]]:
     """A world where ``action`` ran on the split with ``fault`` at ``call``: checked to be one
     whole build at every moment; the client and the URLs live before."""
-    with world() as s3:
-        before = live_urls(reader(s3))
-        split(s3)
+    with split_world() as (s3, before):
         calls = Calls(s3)
         calls.arm(call, fault)
         with suppress(SitemillError):
@@ -210,7 +231,7 @@ def faulted(
 def test_a_fault_at_any_call_loses_nothing(
     action: Callable[[Any], object], fault: Callable[[], None]
 ) -> None:
-    signatures = dry_pass(split, action)
+    signatures = dry_pass(action)
     assert len(signatures) >= 10, signatures
     if fault is precondition_failed:  # (a refusal of a conditional write: a PUT's)
         signatures = [call for call in signatures if call[0] == "PutObject"]
@@ -237,7 +258,7 @@ def test_a_fault_at_any_call_with_a_group_and_a_users_sitemap_loses_nothing(
     with world() as s3:
         index = s3.get_object(Bucket=BUCKET, Key="sitemap.xml")["Body"].read()
         assert b"sitemap-bee-r" in index
-    for call in dry_pass(split, deploy_split):
+    for call in dry_pass(deploy_split):
         with faulted(call, deploy_split, fail) as (s3, before):
             deploy_split(s3)  # done again (SQS redelivers a failed batch)
             assert (
@@ -250,10 +271,16 @@ def test_a_fault_at_any_call_with_a_group_and_a_users_sitemap_loses_nothing(
             assert_converged(s3)
 
 
+@functools.cache
+def _other_client() -> Any:
+    return client()
+
+
 def second_writer(s3: Any, full: bool) -> Callable[[], None]:
     """Another router (or a manual full rebuild) publishing a deploy of its own, with a
-    client of its own, right before the first run's armed call."""
-    other = client()
+    client of its own, right before the first run's armed call (one for every world: a client
+    is no part of moto's state)."""
+    other = _other_client()
 
     def write() -> None:
         put(other, *OTHER)
@@ -270,10 +297,8 @@ def second_writer(s3: Any, full: bool) -> Callable[[], None]:
 def test_a_second_writer_at_any_call_loses_nothing(
     action: Callable[[Any], object], full: bool
 ) -> None:
-    for call in dry_pass(split, action):
-        with world() as s3:
-            before = live_urls(reader(s3))
-            split(s3)
+    for call in dry_pass(action):
+        with split_world() as (s3, before):
             calls = Calls(s3)
             calls.arm(call, second_writer(s3, full))
             action(s3)  # (a conflict is redone from the other writer's manifest)
@@ -288,7 +313,7 @@ def rebuild_distributed(s3: Any) -> object:
 
 
 def test_a_fault_at_any_call_of_a_distributed_run_loses_nothing() -> None:
-    for call in dry_pass(split, rebuild_distributed):
+    for call in dry_pass(rebuild_distributed):
         with faulted(call, rebuild_distributed, fail) as (s3, before):
             distributed(s3, "full-2")  # a new run, or a redrive
             assert sorted(live_urls(reader(s3))) == sorted(before + urls(*SPLIT)), call
@@ -298,10 +323,8 @@ def test_a_fault_at_any_call_of_a_distributed_run_loses_nothing() -> None:
 def test_a_router_deploy_during_a_distributed_run_is_never_overwritten() -> None:
     """The reducer commits only over the manifest its run was planned from: a router commit
     at any call of the run makes it publish nothing (item 3), and the deploy stays live."""
-    for call in dry_pass(split, rebuild_distributed):
-        with world() as s3:
-            before = live_urls(reader(s3))
-            split(s3)
+    for call in dry_pass(rebuild_distributed):
+        with split_world() as (s3, before):
             calls = Calls(s3)
             calls.arm(call, second_writer(s3, False))
             try:
@@ -378,7 +401,7 @@ def test_a_fault_at_any_call_of_a_full_rebuild_with_sitemap_html_loses_nothing(
         shards="on", max_urls=5, shard_fill=4, html_sitemap=True,
     )  # fmt: skip
     monkeypatch.setattr(sys.modules[__name__], "CONFIG", html)
-    signatures = dry_pass(split, full_rebuild)
+    signatures = dry_pass(full_rebuild)
     assert ("PutObject", BUCKET, "sitemap.html") in signatures, signatures
     if fault is precondition_failed:
         signatures = [call for call in signatures if call[0] == "PutObject"]

@@ -31,6 +31,8 @@ from sitemill.scaleout.partitionedstore import open_partitioned
 from sitemill.scaleout.runfiles import Item, item_from_json, item_to_json
 from xsd import assert_xsd_valid
 
+pytestmark = pytest.mark.heavy  # (run first: tests/conftest.py)
+
 STATE = "state-bucket"
 NOW = datetime(2026, 11, 23, 12, 0, tzinfo=UTC)
 INVENTORY = "inventory/{bucket}/sitemill/"  # the stack's SITEMILL_INVENTORY folder

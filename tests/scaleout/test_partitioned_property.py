@@ -20,6 +20,8 @@ from sitemill.jobs.bucket import BucketSite
 from sitemill.state.partitioned import PartitionedStore
 from sitemill.state.partitionedprefix import partitioned_prefix
 
+pytestmark = pytest.mark.heavy  # (run first: tests/conftest.py)
+
 STATE_BUCKET = "state-bucket"
 NOW = datetime(2026, 11, 23, 12, 0, tzinfo=UTC)
 KEYS = [
