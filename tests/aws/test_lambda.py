@@ -133,13 +133,13 @@ def sqs_batch(changes: list[tuple[str, str]]) -> dict[str, Any]:
 def rebuilds(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The buckets the handler rebuilds, in order (the real rebuild still runs)."""
     calls: list[str] = []
-    real = sitemill.aws.rebuild.rebuild_bucket
+    real = sitemill.aws.rebuild.build_bucket
 
     def counted(config: Any, client: Any, site: Any, **options: Any) -> Any:
         calls.append(site.bucket)
         return real(config, client, site, **options)
 
-    monkeypatch.setattr(sitemill.aws.rebuild, "rebuild_bucket", counted)
+    monkeypatch.setattr(sitemill.aws.rebuild, "build_bucket", counted)
     return calls
 
 
@@ -629,7 +629,7 @@ def test_an_unexpected_errors_text_is_redacted_in_the_answer_and_the_log(
     def crash(*args: Any, **options: Any) -> Any:
         raise RuntimeError(f"broken near {INDEXNOW_KEY} with {SESSION_TOKEN}")
 
-    monkeypatch.setattr(sitemill.aws.rebuild, "rebuild_bucket", crash)
+    monkeypatch.setattr(sitemill.aws.rebuild, "build_bucket", crash)
     env = {**ENV, "SITEMILL_INDEXNOW_KEY": INDEXNOW_KEY, "AWS_SESSION_TOKEN": SESSION_TOKEN}
     if sqs:
         answer = str(

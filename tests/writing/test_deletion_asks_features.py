@@ -17,7 +17,8 @@ from s3util import BUCKET, moto_bucket, upload
 from sitemill.config.model import Config, load_config
 from sitemill.entries import Entry
 from sitemill.jobs.bucket import BucketSite
-from sitemill.jobs.tree import TreeAsked, build_from_tree
+from sitemill.jobs.tree import TreeAsked
+from sitemill.jobs.tree import build_tree as build_from_tree
 from sitemill.outputs import OutputRun
 from sitemill.report import Report, WriteResult
 from sitemill.sinks import LocalDirSink, Sink
