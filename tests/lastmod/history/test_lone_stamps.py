@@ -140,3 +140,40 @@ def test_a_date_in_a_pages_own_prose_edited_on_the_deploys_day_dates_the_page(
     found = built_lastmods(repo)
     assert found["events/rust.html"] == lastmod(STAMPED), found
     assert found["events/go.html"] == lastmod(FIRST), found
+
+
+def test_a_stamp_printed_in_the_sites_own_zone_of_a_commit_made_in_utc_is_a_stamp(
+    tmp_path: Path,
+) -> None:
+    # A CI bot commits in UTC at 01:32 on the 28th; the generator prints the build's day in the
+    # site's zone (New York: the 27th), which the commit does not name. Before: only the
+    # commit's zone's day and UTC's were stamps, so "February 27, 2024" made "March 11, 2024"
+    # dated the FAQs (aea's FAQ.html at c5bf2b60ca).
+    first, later = "2024-02-28 01:32:20", "2024-03-11 14:33:12"
+
+    def new_york(day: str) -> str:
+        return "February 27, 2024" if day == first[:10] else english(day)
+
+    repo = make_repo(tmp_path / "site")
+    commit(repo, guidance(first, new_york), first)
+    stamped = guidance(later, new_york)
+    commit(repo, {f"guidance/{name}.html": stamped[f"guidance/{name}.html"] for name in ("FAQ", "LICENSE-template")}, later)  # fmt: skip
+    found = built_lastmods(repo)
+    assert found["guidance/FAQ.html"] == lastmod(first), found
+    assert found["guidance/deposit.html"] == lastmod(first), found
+
+
+def test_a_date_two_days_from_its_commit_is_no_stamp(tmp_path: Path) -> None:
+    # No zone's day of a commit at 01:32 UTC on the 28th is the 26th: "February 26, 2024" made
+    # the next deploy's day is the page's own edit.
+    first, later = "2024-02-28 01:32:20", "2024-03-11 14:33:12"
+
+    def two_days_off(day: str) -> str:
+        return "February 26, 2024" if day == first[:10] else english(day)
+
+    repo = make_repo(tmp_path / "site")
+    commit(repo, guidance(first, two_days_off), first)
+    stamped = guidance(later, two_days_off)
+    commit(repo, {f"guidance/{name}.html": stamped[f"guidance/{name}.html"] for name in ("FAQ", "LICENSE-template")}, later)  # fmt: skip
+    found = built_lastmods(repo)
+    assert found["guidance/FAQ.html"] == lastmod(later), found

@@ -6,9 +6,13 @@
 #
 # A date is any of the forms history.dateforms makes (2024-03-09, 2024年3月9日, Mar 9, 2024, with
 # a time of day or none), of the commit's day in its own zone and in UTC, for its author's and
-# its committer's times. A bounded list per commit, one regular expression, made when a stop at
-# the commit is named and the part of the page its edit changed holds what every stamp of the
-# commit holds: a day's year, an author's name, the hash's first digits (stamp_literals). Most
+# its committer's times, and in any zone from UTC-12 to UTC+14 (issue 79: a CI bot commits in
+# UTC at 01:32 on the 28th, and the generator prints the build's day in the site's own zone, New
+# York's 27th; the commit's facts do not name that zone). A bucket's deploy is its own day in
+# UTC alone (deploy_stamps: what the state keeps of a page's stamped fingerprint is unchanged).
+# A bounded list per commit, one regular expression, made when a stop at the commit is named and
+# the part of the page its edit changed holds what every stamp of the commit holds: a day's
+# year, an author's name, the hash's first digits (stamp_literals). Most
 # edits hold none, and an expression takes milliseconds to compile (its CJK unit's ranges): a
 # history of a thousand commits would spend seconds compiling expressions that find nothing.
 
@@ -17,7 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta, timezone
 from typing import TYPE_CHECKING, Final
 
 from sitemill.lastmod.history.dateforms import MONTHS, day_forms
@@ -35,6 +39,9 @@ _PLACEHOLDER: Final = "\x00"
 # character before it tries each of its forms, where their alternation, behind a look-behind
 # each, gives Python's engine no character to skip to (5x faster on hugegraph's 620 KB page).
 _DIGITS: Final = "0123456789"
+# The zones a commit's day is read in besides its own and UTC, as seconds east of UTC: the
+# earliest and the latest any place keeps (UTC-12, UTC+14); the days between are read too.
+_WIDEST: Final = (-12 * 3600, 14 * 3600)
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,15 +81,26 @@ def _offset(iso: str) -> int:
     return 0 if found is None else int(found.total_seconds())
 
 
-def stamp_pattern(commits: Iterable[CommitFacts]) -> re.Pattern[str] | None:
+def _days(seconds: int, offset: int, *, anywhere: bool) -> set[date]:
+    """The days of the time ``seconds`` in its zone (``offset`` seconds east of UTC) and in
+    UTC, and, ``anywhere``, in every zone from UTC-12 to UTC+14 (see above)."""
+    zones = {timezone(timedelta(seconds=offset)), UTC}
+    if anywhere:
+        zones |= {timezone(timedelta(seconds=east)) for east in _WIDEST}
+    found = {datetime.fromtimestamp(seconds, zone).date() for zone in zones}
+    return {min(found) + timedelta(days=n) for n in range((max(found) - min(found)).days + 1)}
+
+
+def stamp_pattern(
+    commits: Iterable[CommitFacts], *, anywhere: bool = False
+) -> re.Pattern[str] | None:
     """One regular expression for every stamp of ``commits`` (one commit, or those of one
-    time); None if they have none."""
+    time); None if they have none. ``anywhere``: a day in any zone is one (_days)."""
     forms: set[str] = set()
     starts = set(_DIGITS)  # (what a stamp starts with: see _DIGITS)
     for facts in commits:
         for seconds, offset in facts.times:
-            for zone in {timezone(timedelta(seconds=offset)), UTC}:
-                day = datetime.fromtimestamp(seconds, zone).date()
+            for day in _days(seconds, offset, anywhere=anywhere):
                 forms |= day_forms(day)
                 starts.add(MONTHS[day.month - 1][0])
         forms.update(re.escape(name) for name in facts.names)
@@ -96,15 +114,14 @@ def stamp_pattern(commits: Iterable[CommitFacts]) -> re.Pattern[str] | None:
     return re.compile(f"(?=[{first}])(?:{'|'.join(sorted(forms, key=len, reverse=True))})")
 
 
-def stamp_literals(commits: Iterable[CommitFacts]) -> frozenset[str]:
-    """What every stamp of ``commits`` (stamp_pattern) holds one of, spelt as it is: each of
-    its days' year (every form of a date prints it in digits), each name, each hash's first
-    _SHORT_HASH digits."""
+def stamp_literals(commits: Iterable[CommitFacts], *, anywhere: bool = False) -> frozenset[str]:
+    """What every stamp of ``commits`` (stamp_pattern, ``anywhere`` alike) holds one of, spelt
+    as it is: each of its days' year (every form of a date prints it in digits), each name,
+    each hash's first _SHORT_HASH digits."""
     found: set[str] = set()
     for facts in commits:
         for seconds, offset in facts.times:
-            for zone in {timezone(timedelta(seconds=offset)), UTC}:
-                found.add(str(datetime.fromtimestamp(seconds, zone).year))
+            found.update(str(day.year) for day in _days(seconds, offset, anywhere=anywhere))
         found.update(name for name in facts.names)
         if facts.sha:
             found.add(facts.sha[:_SHORT_HASH])
@@ -179,7 +196,7 @@ class CommitStamps:
     def pattern(self, time: int) -> re.Pattern[str] | None:
         """The stamps of the commits at ``time`` (None: none known)."""
         if time not in self._patterns:
-            self._patterns[time] = stamp_pattern(self._facts_at(time))
+            self._patterns[time] = stamp_pattern(self._facts_at(time), anywhere=True)
         return self._patterns[time]
 
     def is_stamp_edit(self, newer: str, older: str, times: tuple[int, int]) -> bool:
@@ -189,7 +206,7 @@ class CommitStamps:
         if newer == older:
             return False
         if times[0] not in self._literals:
-            self._literals[times[0]] = stamp_literals(self._facts_at(times[0]))
+            self._literals[times[0]] = stamp_literals(self._facts_at(times[0]), anywhere=True)
         changed, _ = _differing(newer, older)
         if _PLACEHOLDER not in changed and not any(
             literal in changed for literal in self._literals[times[0]]
