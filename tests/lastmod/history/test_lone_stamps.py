@@ -5,10 +5,16 @@ whose tag pages print a listed post's date as the deploy's day (2024年3月9日)
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from gitutil import commit, make_repo, unix
+from sitemill.lastmod.history import stamps
+from sitemill.lastmod.history.stamps import stamp_pattern
 from sitemill.protocol import Precision, lastmod_from_timestamp
 from treedates import built_lastmods
 
@@ -179,3 +185,28 @@ def test_a_date_two_days_from_its_commit_is_no_stamp(tmp_path: Path) -> None:
     commit(repo, {path: stamped[path] for path in FAQS}, later)
     found = built_lastmods(repo)
     assert found["guidance/FAQ.html"] == lastmod(later), found
+
+
+def test_pages_edited_each_in_its_own_words_compile_no_stamp_expression(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Each guide edited alone by its own commit, its words and a date beside them: the lone
+    # stops differ beside their dates, told so without a stamps' expression (each costs
+    # milliseconds to compile and to run over a whole page; lonestamps._undated).
+    compiled: list[int] = []
+
+    def counted(*args: Any, **kwargs: Any) -> re.Pattern[str] | None:
+        compiled.append(1)
+        return stamp_pattern(*args, **kwargs)
+
+    monkeypatch.setattr(stamps, "stamp_pattern", counted)
+    repo = make_repo(tmp_path / "site")
+    commit(repo, guidance(FIRST, english), FIRST)
+    for number, name in enumerate(GUIDES):
+        when = f"2024-03-{10 + number:02} 09:00:00"
+        page = guidance(FIRST, english)[f"guidance/{name}.html"]
+        edited = page.replace("</h1><p>", f"</h1><p>Revised for {name} on {english(when[:10])}: ")
+        commit(repo, {f"guidance/{name}.html": edited}, when)
+    found = built_lastmods(repo)
+    assert found["guidance/deposit.html"] == lastmod("2024-03-10 09:00:00"), found
+    assert compiled == []

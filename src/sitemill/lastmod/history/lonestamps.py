@@ -6,20 +6,32 @@
 # stop at one commit; any other stop (most are a page's own edit, and reducing both versions of
 # every one would cost a first run most of its time again) is read here as bytes only: its two
 # versions, as git keeps them, compared with the commits' stamps (history.stamps) as placeholders.
-# Where they differ in those alone, the stop is named as the others are (stopedits.name_stops:
+# Two versions that differ beside their digits and month names are told apart without the
+# stamps' expressions (_undated): a lone stop's stamp is a date (an author's name or a hash
+# changed alone is judged where the counts name stops). Where they differ in the commits' stamps
+# alone, the stop is named as the others are (stopedits.name_stops:
 # its reductions compared, remembered); a stop an earlier run named is recalled, never read.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
+from typing import Final
 
 from sitemill.git.run import GitBatch
 from sitemill.lastmod.history.blobs import read_blobs
+from sitemill.lastmod.history.dateforms import MONTHS
 from sitemill.lastmod.history.stamps import CommitStamps
 from sitemill.lastmod.history.stopedits import STAMP_EDIT, Edits, recall_name, stop_keys
 from sitemill.lastmod.history.versions import Version
 from sitemill.lastmod.history.walk import Run
 
+# Digits, and month names (dateforms.MONTHS, whole or cut to three letters), taken out of a
+# version before two are compared (_undated).
+_NO_DIGITS: Final = str.maketrans("", "", "0123456789")
+_MONTH_NAMES: Final = re.compile(
+    "|".join(sorted({*MONTHS, *(name[:3] for name in MONTHS)}, key=len, reverse=True))
+)
 # A stop: a page's path and its run's end there.
 Stop = tuple[str, int]
 
@@ -78,10 +90,19 @@ def _name_lone_stamps(
         if texts[0] is None or texts[1] is None:
             continue
         decoded = (texts[0].decode("utf-8", "replace"), texts[1].decode("utf-8", "replace"))
+        if _undated(decoded[0]) != _undated(decoded[1]):
+            continue  # (they differ beside their dates: most stops, told without an expression)
         if stamps.is_stamp_edit(*decoded, (newer.time, older.time)):
             stamped.append((path, end))
     named = recalled + stamped
     return len(wanted) + (name(named) if named else 0)
+
+
+def _undated(text: str) -> str:
+    """``text`` without its digits and month names: two versions that differ only in their
+    dates are alike so (a cheap test before the stamps' expressions, which cost milliseconds
+    to compile and to run over a whole page)."""
+    return _MONTH_NAMES.sub("", text.translate(_NO_DIGITS))
 
 
 def _around(run: Run, end: int) -> tuple[Version, Version]:
