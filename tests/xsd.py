@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from sitemill.validate import Violation, check_xsd, validate_paths
+from outputlist import validate_paths
+from sitemill.validate import Violation, check_xsd
 
 
 def _fail(what: str, violations: list[Violation]) -> None:

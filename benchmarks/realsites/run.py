@@ -165,15 +165,18 @@ def targets_only(old: bytes, new: bytes, url: str) -> bool:
 TARGET_MARK = re.compile("\x01([HIS])[^\x01]*\x01")
 
 
-def what_sitemill_saw(reader: oracle.BlobReader, before: str, after: str) -> list[str]:
-    """The first words sitemill's fingerprint read differently in the two versions (an
-    explanation of the culprit, from the installed package's own reduction: not the oracle)."""
+def what_sitemill_saw(
+    reader: oracle.BlobReader, before: str, after: str, url: str = ""
+) -> list[str]:
+    """The first words sitemill's fingerprint read differently in the two versions of the page
+    at ``url`` (an explanation of the culprit, from the installed package's own reduction: not
+    the oracle), its links resolved from that URL as a build resolves them."""
     from explain import word_changes
 
     old, new = reader.read(before), reader.read(after)
     if old is None or new is None:
         return []
-    return word_changes(old, new)[:3]
+    return word_changes(old, new, url)[:3]
 
 
 def tally(
@@ -332,7 +335,7 @@ def measure(
     # alone in sitemill's own reduction (targets_only).
     later_targets = 0
     later_pages: dict[tuple[str, str], list[str]] = defaultdict(list)
-    later_blobs: dict[tuple[str, str], tuple[str, str]] = {}
+    later_blobs: dict[tuple[str, str], tuple[str, str, str]] = {}
     reader = oracle.BlobReader(checkout)
     xpath = site.get("article_xpath")
     later_examples: dict[tuple[str, str], list[str]] = defaultdict(list)
@@ -392,7 +395,7 @@ def measure(
             if at is not None and at + 1 < len(verdict.versions):
                 before, after = verdict.versions[at + 1].blob, verdict.versions[at].blob
                 if before and after:
-                    later_blobs.setdefault(commit, (before, after))
+                    later_blobs.setdefault(commit, (before, after, base + path))
                 old = reader.read(before) if before else None
                 new = reader.read(after) if after else None
                 if old is not None and new is not None:

@@ -491,16 +491,17 @@ def files_under(folder: Path) -> dict[str, Path]:
     return {p.relative_to(folder).as_posix(): p for p in folder.rglob("*") if p.is_file()}
 
 
-# A state's history record holds a digest of the dating code's source (jobs.treeseen.dating_code:
-# html/, jobs/, lastmod/, listing/): a docstring edited there changes it, by design (the next run
-# walks the history once more instead of recalling dates older rules found). With both sides'
-# inputs the same, a state differing there alone says the source differs, not what it does.
+# A state's history record names what dated its pages besides the files and the commit
+# (jobs.treeseen: the sitemill version, DATING_RULES, the fingerprint key): a BASE across a
+# version or rules change differs there by design (the next run walks the history once more
+# instead of recalling dates older rules found). With everything else the same, a state
+# differing there alone says the releases differ, not what they do.
 SOURCE_DIGESTS = frozenset({"/history/inputs"})
 
 
 def compare(site: str, base: Path, head: Path) -> tuple[int, list[str], list[str]]:
     """The number of files compared, a report of each difference, and the states that differ
-    only by the dating code's digest (SOURCE_DIGESTS)."""
+    only by what dated their pages (SOURCE_DIGESTS)."""
     ours, theirs = files_under(base), files_under(head)
     problems, explained = [], []
     for name in sorted(ours.keys() | theirs.keys()):
@@ -509,7 +510,7 @@ def compare(site: str, base: Path, head: Path) -> tuple[int, list[str], list[str
             problems.append(f"{site}: {name}: only {side} has it")
         elif ours[name].read_bytes() != theirs[name].read_bytes():
             if differing_fields(ours[name], theirs[name]) <= SOURCE_DIGESTS:
-                explained.append(f"{site}: {name}: only history.inputs (the dating code's digest)")
+                explained.append(f"{site}: {name}: only history.inputs (what dated the pages)")
             else:
                 problems.append(f"{site}: {name}: differs\n{short_diff(ours[name], theirs[name])}")
     return len(ours.keys() | theirs.keys()), problems, explained

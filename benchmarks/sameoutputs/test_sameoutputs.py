@@ -90,7 +90,7 @@ def test_a_snapshot_holds_what_a_run_wrote_and_lists_what_it_deleted(tmp_path: P
     assert (tmp_path / "snap" / "deleted").read_text() == "p5/index.html\n"
 
 
-def test_a_state_differing_by_the_dating_codes_digest_alone_is_told_apart(tmp_path: Path) -> None:
+def test_a_state_differing_by_what_dated_its_pages_alone_is_told_apart(tmp_path: Path) -> None:
     state = {"history": {"inputs": "a", "seen": "c0ffee"}, "pages": {"x": 1}}
     for side, inputs in (("base", "a"), ("head", "b")):
         state["history"]["inputs"] = inputs
@@ -98,7 +98,7 @@ def test_a_state_differing_by_the_dating_codes_digest_alone_is_told_apart(tmp_pa
         (tmp_path / side / "s.json.gz").write_bytes(gzip.compress(json.dumps(state).encode()))
     count, problems, explained = sameoutputs.compare("t", tmp_path / "base", tmp_path / "head")
     assert (count, problems) == (1, [])
-    assert explained == ["t: s.json.gz: only history.inputs (the dating code's digest)"]
+    assert explained == ["t: s.json.gz: only history.inputs (what dated the pages)"]
     state["pages"]["x"] = 2  # (and anything else besides: a difference)
     (tmp_path / "head" / "s.json.gz").write_bytes(gzip.compress(json.dumps(state).encode()))
     count, problems, explained = sameoutputs.compare("t", tmp_path / "base", tmp_path / "head")

@@ -9,7 +9,7 @@ from sitemill.config.globs import compile_globs, matches_any
 from sitemill.config.llms import writes_llms
 from sitemill.config.model import DEFAULT_INCLUDE, Config
 from sitemill.config.tables import Rule, group_names
-from sitemill.filenames.outputs import ROBOTS_TXT, is_llms_name, is_own_name
+from sitemill.filenames.outputs import HTML_SITEMAP, ROBOTS_TXT, is_llms_name, is_own_name
 from sitemill.filenames.pagenames import is_page_name
 
 _DEFAULT_INCLUDE_GLOBS: Final = compile_globs(DEFAULT_INCLUDE)
@@ -28,6 +28,13 @@ THEME_ASSET: Final = "a theme asset under _static/"
 VERIFICATION_FILE: Final = "search-engine verification file"
 # A name no URL reaches as it is (sitemill.filenames.pagenames): one warning counts them all.
 NO_PAGE_NAME: Final = "a name that can name no page (a control character, a backslash)"
+# Why a root file of sitemill's own is no page (``own_output``; sitemill why says it).
+OWN_OUTPUT: Final = "one of sitemill's own files"
+OWN_HTML_SITEMAP: Final = "sitemill's own sitemap.html (html_sitemap is on)"
+LEFTOVER_HTML_SITEMAP: Final = (
+    "sitemill's own sitemap.html of an earlier run (its head's generator meta says so), "
+    "which this run deletes"
+)
 # The details of the built-in excludes: counted but never warned about one by one.
 BUILTIN_EXCLUSIONS: Final = frozenset(
     {NOT_FOUND_PAGE, THEME_ASSET, VERIFICATION_FILE, NO_PAGE_NAME}
@@ -38,21 +45,50 @@ _TWIN_OF_A_FILE: Final = (".html.md", ".htm.md")
 
 def is_candidate(config: Config, path: str) -> bool:
     """Include/exclude and the silent built-in excludes: dot-files and dot-directories,
-    sitemill's own outputs, the IndexNow key file and robots.txt at the root, the llms files
-    while on (files of a tree or a bucket). The counted ones are ``builtin_exclusion``'s."""
+    sitemill's own outputs, the IndexNow key file and robots.txt at the root (``own_output``),
+    the llms files while on (files of a tree or a bucket). The counted ones are
+    ``builtin_exclusion``'s."""
     if path.startswith(".") or "/." in path:
         return False
-    if "/" not in path and (
-        is_own_name(path, group_names(config.groups))
-        or path == ROBOTS_TXT
-        or _is_key_file(path, config.indexnow_key)
-    ):
+    if "/" not in path and own_output(config, path) is not None:
         return False
     if not matches_any(config.include or _DEFAULT_INCLUDE_GLOBS, path):
         return False
     if path.endswith((".txt", ".md")) and _is_llms_output(config, path):
         return False
     return not matches_any(config.exclude, path)
+
+
+def own_output(config: Config, path: str) -> str | None:
+    """Why the site-root file ``path`` is one of sitemill's own and never a page (None: it
+    is not): its outputs' names, robots.txt, the IndexNow key file. ``sitemap.html`` is the
+    user's page like any other while html_sitemap is off (one sitemill made is
+    ``is_leftover_html_sitemap``'s: only its bytes tell)."""
+    if path == HTML_SITEMAP:
+        return OWN_HTML_SITEMAP if config.html_sitemap else None
+    if is_own_name(path, group_names(config.groups)) or path == ROBOTS_TXT:
+        return OWN_OUTPUT
+    if _is_key_file(path, config.indexnow_key):
+        return "the IndexNow key file"
+    return None
+
+
+def may_be_leftover(config: Config, path: str) -> bool:
+    """Whether ``path`` is a root sitemap.html that a run with html_sitemap off lists unless
+    its head says sitemill made it (``is_leftover_html_sitemap``)."""
+    return path == HTML_SITEMAP and not config.html_sitemap
+
+
+def is_leftover_html_sitemap(head: bytes | None) -> bool:
+    """Whether a root sitemap.html for which ``may_be_leftover`` holds is sitemill's own from
+    an earlier run, which this run (html_sitemap off) deletes: never a page. ``head``: its
+    first bytes (PAGE_FACTS_BYTES are enough), None when it could not be read (then it is the
+    user's page, as any)."""
+    if head is None:
+        return False
+    from sitemill.html.generator import made_by_sitemill  # (loads only for a sitemap.html)
+
+    return made_by_sitemill(head)
 
 
 def _is_llms_output(config: Config, path: str) -> bool:

@@ -7,7 +7,7 @@ import mimetypes
 from pathlib import Path
 
 from enginestand import KEY, Stand
-from sitemill.check.run import CheckOptions
+from outputlist import CheckOptions
 from sitemill.cli.main import main
 from sitemill.commands.check import Checked, check_tree
 from sitemill.config.model import Config, load_config

@@ -14,9 +14,9 @@ from checkstand import built_site, check
 
 from enginestand import Stand
 from llmsrecord import keep_llms_digests
-from sitemill.check import livellms
 from sitemill.check.problems import LLMS
 from sitemill.cli.main import main
+from sitemill.llms import livecheck as livellms
 
 PLAIN = "text/plain; charset=utf-8"
 FILES = {

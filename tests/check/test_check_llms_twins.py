@@ -10,9 +10,9 @@ from checkstand import QUICK, built_site, check, config
 
 from enginestand import Stand
 from llmsrecord import keep_llms_digests, md5
+from outputlist import CheckOptions
 from sitemill.check.problems import LLMS
 from sitemill.check.published import published_from
-from sitemill.check.run import CheckOptions
 from sitemill.commands.check import check_tree
 from sitemill.filenames.outputs import twin_url
 from sitemill.state.model import State

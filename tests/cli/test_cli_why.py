@@ -393,3 +393,37 @@ def test_a_page_whose_commit_is_after_the_run_says_so(
         "declared date; the file times are one build's",
         "  git history: its content's commit, 2099-01-01 00:00 UTC, is after the run: no evidence",
     ]
+
+
+def test_a_hand_written_sitemap_html_is_a_page(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 82: a site's own "Sitemap" page, html_sitemap off, is listed like any page."""
+    site = write_site(tmp_path / "site", {"index.html": html("Home", "h")})
+    write_site(site, {"sitemap.html": html("Sitemap", "every page we have")})
+    code, out = why(capsys, "sitemap.html", str(site))
+    assert code == 0  # listed: its date, and no reason it is not
+    assert out.startswith("sitemap.html: no <lastmod>\n") and "not listed" not in out
+
+
+def test_sitemills_own_sitemap_html_says_why_it_is_no_page(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 82: sitemill's own sitemap.html is excluded for that reason, not for rules the
+    user never wrote: while html_sitemap is on, and as an earlier run's leftover once off."""
+    site = write_site(tmp_path / "site", {"index.html": html("Home", "h")})
+    args = ["--base-url", BASE_URL, "-q"]
+    assert main(["build", str(site), *args, "--html-sitemap"]) == 0
+    capsys.readouterr()
+    code, out = why(capsys, "sitemap.html", str(site), "--html-sitemap")
+    assert code == 1
+    assert out.startswith(
+        "sitemap.html: not listed: excluded (sitemill's own sitemap.html (html_sitemap is on))"
+    )
+    code, out = why(capsys, "sitemap.html", str(site))
+    assert code == 1
+    assert out.startswith(
+        "sitemap.html: not listed: excluded (sitemill's own sitemap.html of an earlier run "
+        "(its head's generator meta says so), which this run deletes)"
+    )
+    assert (site / "sitemap.html").exists()  # (why writes nothing)

@@ -264,3 +264,27 @@ def test_a_date_kept_across_a_deploys_template_edit_says_so(
         " 2025-03-02T08:00:00+00:00; the content fingerprint changed only by an edit this deploy"
         " made alike on most of the pages it changed, or by its own date (no content)"
     )
+
+
+def test_sitemills_own_objects_and_a_users_sitemap_html_say_what_they_are(
+    s3: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A hand-written sitemap.html is a page while html_sitemap is off; one whose head says
+    sitemill made it is sitemill's leftover, which the run deletes; sitemap.xml is sitemill's
+    own output: each `why` gives that reason, not the include/exclude rules."""
+    mine = html("Site map", '<meta name="generator" content="sitemill 0.1.0">')
+    sync(s3, {**SITE, "sitemap.html": html("Site map")}, SYNCED, timedelta(seconds=5))
+    code, lines = why(capsys, "sitemap.html")
+    assert code == 0
+    assert lines[0] == "sitemap.html: no <lastmod>"
+    assert main(["s3", "--bucket", BUCKET, "--base-url", BASE, "-q"]) == 0
+    code, lines = why(capsys, "sitemap.xml")
+    assert code == 1
+    assert lines[0] == "sitemap.xml: not listed: excluded (one of sitemill's own files)"
+    s3.put_object(Bucket=BUCKET, Key="sitemap.html", Body=mine, ContentType="text/html")
+    code, lines = why(capsys, "sitemap.html")
+    assert code == 1
+    assert lines[0] == (
+        "sitemap.html: not listed: excluded (sitemill's own sitemap.html of an earlier run"
+        " (its head's generator meta says so), which this run deletes)"
+    )

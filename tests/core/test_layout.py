@@ -3,8 +3,9 @@
 # The core never imports a front-end, html/ reads bytes only, lastmod/ decides dates on the
 # basic modules alone, sources/ holds where pages come from, no module or folder imports itself
 # through others, the scale-out wing stands on the jobs and under the front ends, the top level
-# holds the pipeline and its basic data only, modules stay small, tests mirror the package, and
-# nothing cites a file that a clone of the repository does not have.
+# holds the pipeline and its basic data only, no module but the one list imports an output
+# feature's folder, modules stay small, tests mirror the package, and nothing cites a file that
+# a clone of the repository does not have.
 
 from __future__ import annotations
 
@@ -90,6 +91,43 @@ def test_front_ends_do_not_import_each_other() -> None:
                 name for name in imported_modules(path) - SHARED if name.startswith(tuple(others))
             ]
             assert found == [], f"{path.relative_to(PACKAGE)} imports {found}"
+
+
+# The output features (sitemill.outputs): each is one folder, and the one list names them.
+FEATURES = ("llms", "htmlmap")
+FEATURE_LIST = "sitemill.jobs.features"
+
+
+def feature_imports(module: str, imported: frozenset[str]) -> list[str]:
+    """The feature folders' modules ``module`` imports from outside their folder."""
+    own = folder_of(module)
+    return sorted(
+        name
+        for name in imported
+        if folder_of(name) in {f"sitemill.{feature}" for feature in FEATURES}
+        and folder_of(name) != own
+    )
+
+
+def test_no_module_but_the_list_imports_a_feature() -> None:
+    """The core asks the list of features it is given, never a feature by name: a feature's
+    modules are imported from its own folder and jobs/features.py alone."""
+    assert all((PACKAGE / feature / "run.py").is_file() for feature in FEATURES)
+    found = {
+        module_name(path): feature_imports(module_name(path), imported_modules(path))
+        for path in package_modules()
+        if module_name(path) != FEATURE_LIST
+    }
+    assert {module: names for module, names in found.items() if names} == {}
+
+
+def test_the_feature_check_finds_an_import() -> None:
+    imported = frozenset({"sitemill.llms.ownership", "sitemill.htmlmap.page", "sitemill.urls"})
+    assert feature_imports("sitemill.writing.ownbytes", imported) == [
+        "sitemill.htmlmap.page",
+        "sitemill.llms.ownership",
+    ]
+    assert feature_imports("sitemill.llms.run", imported) == ["sitemill.htmlmap.page"]
 
 
 def test_modules_and_functions_stay_small() -> None:

@@ -4,6 +4,7 @@ sink and the state; the core (the pipeline, the jobs, the scale-out wing) names 
 from __future__ import annotations
 
 import ast
+import hashlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -11,7 +12,11 @@ from typing import Any
 
 import pytest
 
+from enginestand import Stand
 from sitemill import pipeline
+from sitemill.check.problems import PAGE, CheckReport
+from sitemill.check.published import Published
+from sitemill.check.run import CheckOptions, check_live
 from sitemill.config.model import Config, LastmodMode, load_config
 from sitemill.entries import Entry
 from sitemill.errors import ConfigError
@@ -19,8 +24,12 @@ from sitemill.report import Report, WriteResult
 from sitemill.sinks import MemorySink, Sink
 from sitemill.sources.page import Page
 from sitemill.state.model import State
+from sitemill.validate import Violation, validate_paths
+from sitemill.web.livesite import Limits, LiveSite
+from sitemill.writing.ownbytes import may_delete
 
 PACKAGE = Path(pipeline.__file__).resolve().parent
+LIMITS = Limits(concurrency=4, timeout=5.0, request_deadline=5.0, run_deadline=60.0)
 
 
 @dataclass
@@ -123,17 +132,18 @@ def test_llms_files_are_written_by_modules_of_its_folder_alone() -> None:
     assert outside == []
 
 
-def test_only_the_list_and_the_deletion_proof_import_the_llms_folder() -> None:
-    # The front ends' list names the feature; a deletion anywhere asks llms.ownership whether a
-    # file at an llms name is in the form sitemill writes (writing.ownbytes). No one else reaches
-    # into llms/: an entry's own language is the entries' (entries.own_hreflang).
+def test_only_the_list_imports_the_llms_folder() -> None:
+    # The front ends' list names the feature; a deletion asks the features it is given whether a
+    # file at one of their names is in the form sitemill writes (writing.ownbytes.OwnFiles), the
+    # check and validate likewise (issue 80: ownbytes imported llms.ownership). No one else
+    # reaches into llms/: an entry's own language is the entries' (entries.own_hreflang).
     importers = sorted(
         str(path.relative_to(PACKAGE))
         for path in PACKAGE.rglob("*.py")
         if path.parent.name != "llms"
         and any(name.startswith("sitemill.llms") for name in _imports(path))
     )
-    assert importers == ["jobs/features.py", "writing/ownbytes.py"]
+    assert importers == ["jobs/features.py"]
 
 
 def test_only_the_list_imports_the_html_sitemaps_folder() -> None:
@@ -224,3 +234,73 @@ def test_a_url_list_hands_its_entries_to_the_outputs_it_is_given() -> None:
     build_from_url_list(config, lines, sink, outputs=(feature,))
     assert feature.calls == ["render", "publish", "finish"]
     assert sink.files["listed.html"] == b"https://example.com/a\nhttps://example.com/b"
+
+
+@dataclass
+class _Notes:
+    """A feature of the test's with the three optional hooks: notes.txt, which starts "# notes",
+    checked live, validated in a folder and by itself, and proven its own by its first line."""
+
+    asked: list[list[str]] = field(default_factory=list)
+
+    def check_live_copies(
+        self, site: LiveSite, published: Published, report: CheckReport, urls: list[str]
+    ) -> None:
+        self.asked.append(urls)
+        for answer in site.answers([published.base_url + "notes.txt"]):
+            if answer.status != 200:
+                report.add(answer.url, PAGE, f"answers {answer.status}", "deploy notes.txt")
+
+    def validate(self, path: Path) -> list[Violation] | None:
+        if path.is_dir():
+            path = path / "notes.txt"
+            if not path.is_file():
+                return []
+        elif path.name != "notes.txt":
+            return None
+        ok = path.read_bytes().startswith(b"# notes")
+        return [] if ok else [Violation(str(path), 1, "no '# notes' first")]
+
+    def own_file(self, name: str, data: bytes, base_url: str) -> bool | None:
+        return data.startswith(b"# notes") if name == "notes.txt" else None
+
+
+def test_validate_asks_each_feature_it_is_given_for_its_files(tmp_path: Path) -> None:
+    (tmp_path / "sitemap.txt").write_text("https://example.com/\n")
+    (tmp_path / "notes.txt").write_text("notes\n")
+    (tmp_path / "other.txt").write_text("https://example.com/\n")
+    wrong = [(Path(v.file).name, v.line, v.message) for v in validate_paths([tmp_path], None, [])]
+    assert wrong == []  # (no feature given: no file of one is looked at)
+    found = validate_paths([tmp_path, tmp_path / "other.txt"], None, [_Notes()])
+    assert [(Path(v.file).name, v.line, v.message) for v in found] == [
+        ("notes.txt", 1, "no '# notes' first")
+    ]
+    by_name = validate_paths([tmp_path / "notes.txt"], None, [_Notes()])
+    assert [v.message for v in by_name] == ["no '# notes' first"]
+
+
+def test_a_deletion_asks_each_feature_it_is_given_for_its_proof() -> None:
+    ours, theirs = b"# notes\nx\n", b"notes of yours\n"
+    digest = {data: hashlib.md5(data, usedforsecurity=False).hexdigest() for data in (ours, theirs)}
+    assert may_delete("notes.txt", theirs, digest[theirs])  # (no feature: the record proves it)
+    assert not may_delete("notes.txt", theirs, digest[theirs], outputs=[_Notes()])
+    assert may_delete("notes.txt", ours, digest[ours], outputs=[_Notes()])
+    assert not may_delete("notes.txt", ours, digest[theirs], outputs=[_Notes()])  # (not recorded)
+    assert may_delete("sitemap-1.xml", theirs, digest[theirs], outputs=[_Notes()])  # (not its)
+
+
+def test_the_check_asks_each_feature_it_is_given_for_its_live_files(stand: Stand) -> None:
+    base = stand.origin + "/"
+    sitemap = b"<?xml version='1.0'?><urlset/>"
+    stand.files["/sitemap.xml"] = (200, sitemap, {"Content-Type": "application/xml"})
+    digest = hashlib.md5(sitemap, usedforsecurity=False).hexdigest()
+    published = Published(base, "sitemap.xml", {"sitemap.xml": digest}, {})
+    site, config = LiveSite(frozenset({stand.origin}), LIMITS), load_config({"base_url": base})
+    feature = _Notes()
+    assert check_live(config, published, site, CheckOptions()).ok  # (none given: none asked)
+    report = check_live(config, published, site, CheckOptions(outputs=[feature]))
+    assert feature.asked == [[]]
+    assert [(p.url, p.what) for p in report.problems] == [(base + "notes.txt", "answers 404")]
+    stand.files["/notes.txt"] = (200, b"# notes\n", {"Content-Type": "text/plain"})
+    site = LiveSite(frozenset({stand.origin}), LIMITS)
+    assert check_live(config, published, site, CheckOptions(outputs=[feature])).ok

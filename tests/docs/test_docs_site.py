@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from sitemill.validate import validate_paths
+from outputlist import validate_paths
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent

@@ -182,11 +182,38 @@ def test_a_hand_written_sitemap_html_is_never_replaced(make_site: SiteMaker) -> 
         build(site)
     assert (site / HTML_SITEMAP).read_bytes() == HAND_WRITTEN
     assert not (site / "sitemap.xml").exists()  # nothing written
-    # With html_sitemap off it stays too, and is not listed (a sitemill name).
+    # With html_sitemap off it stays too, and is listed: the user's own page (issue 82).
     report = build(site, html_sitemap=False)
     assert (site / HTML_SITEMAP).read_bytes() == HAND_WRITTEN
     assert HTML_SITEMAP not in report.result.deleted
+    assert locs((site / "sitemap.xml").read_bytes()) == [BASE_URL, BASE_URL + HTML_SITEMAP]
+
+
+def test_a_hand_written_sitemap_html_is_a_page_like_any(make_site: SiteMaker) -> None:
+    """Issue 82 (thrift's own "Sitemap" page): with html_sitemap off, a sitemap.html sitemill
+    did not make is listed, and its head's facts apply as to any page."""
+    site = make_site({"index.html": page("Home"), HTML_SITEMAP: page("Sitemap")})
+    report = build(site, html_sitemap=False)
+    assert locs((site / "sitemap.xml").read_bytes()) == [BASE_URL, BASE_URL + HTML_SITEMAP]
+    assert report.result.deleted == []
+    noindex = page("Sitemap", '<meta name="robots" content="noindex">')
+    write_site(site, {HTML_SITEMAP: noindex})
+    report = build(site, html_sitemap=False)
     assert locs((site / "sitemap.xml").read_bytes()) == [BASE_URL]
+    assert [s.path for s in report.skips] == [HTML_SITEMAP]
+
+
+def test_sitemills_leftover_is_never_listed_and_is_deleted(make_site: SiteMaker) -> None:
+    """A sitemap.html sitemill made (an earlier run with html_sitemap on) is not listed by a
+    run with it off, which deletes it; the next run finds nothing to list or delete."""
+    site = make_site({"index.html": page("Home")})
+    build(site)
+    assert MARKER in (site / HTML_SITEMAP).read_bytes()
+    report = build(site, html_sitemap=False)
+    assert locs((site / "sitemap.xml").read_bytes()) == [BASE_URL]
+    assert report.result.deleted == [HTML_SITEMAP]
+    assert not (site / HTML_SITEMAP).exists()
+    assert report.skips == []
 
 
 def test_sitemills_own_copy_is_deleted_when_turned_off(make_site: SiteMaker) -> None:

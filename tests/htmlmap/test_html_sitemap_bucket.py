@@ -14,7 +14,7 @@ import pytest
 
 from s3util import BASE, BUCKET, Requests, make_config, moto_bucket, upload
 from sitemill.aws.events import ObjectChange
-from sitemill.aws.selection import select_changes
+from sitemill.aws.selection import affects_sitemaps, select_changes
 from sitemill.errors import ConfigError
 from sitemill.filenames.outputs import HTML_SITEMAP, STATE_NAME
 from sitemill.html.title import MAX_TITLE_CHARS
@@ -126,7 +126,39 @@ def test_a_hand_written_object_is_kept(s3: Any) -> None:
     assert requests.count("PutObject") == 0
     rebuild(s3, html_sitemap=False)
     assert body(s3, HTML_SITEMAP) == mine
+    assert f"<loc>{BASE}sitemap.html</loc>" in body(s3, "sitemap.xml").decode()  # (issue 82)
+
+
+def test_a_hand_written_object_is_a_page_while_off(s3: Any) -> None:
+    """Issue 82: with html_sitemap off, the user's own sitemap.html is listed like any page
+    (its noindex applies), for one more ranged GET of its head per run."""
+    upload(s3, {"index.html": page("Home"), HTML_SITEMAP: page("Our site map")})
+    requests = Requests(s3)
+    report = rebuild(s3, html_sitemap=False)
+    assert f"<loc>{BASE}sitemap.html</loc>" in body(s3, "sitemap.xml").decode()
+    assert report.result.deleted == []
+    assert body(s3, HTML_SITEMAP) == page("Our site map")
+    requests = Requests(s3)
+    rebuild(s3, html_sitemap=False)
+    read = [key for name, key in requests.calls if name == "GetObject"]
+    # Its head (is it sitemill's? a ranged GET), and the deletion's own check, as before;
+    # its facts are remembered: no head read for them.
+    assert read.count(HTML_SITEMAP) == 2
+    upload(s3, {HTML_SITEMAP: page("Our site map", '<meta name="robots" content="noindex">')})
+    report = rebuild(s3, html_sitemap=False)
     assert "sitemap.html" not in body(s3, "sitemap.xml").decode()
+    assert [skip.path for skip in report.skips] == [HTML_SITEMAP]
+
+
+def test_sitemills_leftover_is_never_listed_and_is_deleted(s3: Any) -> None:
+    upload(s3, {"index.html": page("Home")})
+    rebuild(s3)
+    report = rebuild(s3, html_sitemap=False)
+    assert "sitemap.html" not in body(s3, "sitemap.xml").decode()
+    assert report.result.deleted == [HTML_SITEMAP]
+    assert report.skips == []
+    keys = [o["Key"] for o in s3.list_objects_v2(Bucket=BUCKET)["Contents"]]
+    assert HTML_SITEMAP not in keys
 
 
 def test_a_hostile_title_in_a_state_is_bounded(s3: Any) -> None:
@@ -149,8 +181,12 @@ def test_a_hostile_title_in_a_state_is_bounded(s3: Any) -> None:
 
 
 def test_the_lambda_ignores_its_own_write_and_rebuilds_after_a_deletion() -> None:
+    config = make_config(html_sitemap=True)  # (sitemill writes sitemap.html only while on)
     written = select_changes(
-        [ObjectChange(BUCKET, HTML_SITEMAP)], bucket=BUCKET, root="", affects_sitemaps=bool
+        [ObjectChange(BUCKET, HTML_SITEMAP)],
+        bucket=BUCKET,
+        root="",
+        affects_sitemaps=lambda path: affects_sitemaps(config, path),
     )
     assert written.relevant == 0
     assert written.ignored == {"own_output": 1}
@@ -158,6 +194,20 @@ def test_the_lambda_ignores_its_own_write_and_rebuilds_after_a_deletion() -> Non
         [ObjectChange(BUCKET, HTML_SITEMAP, deleted=True)],
         bucket=BUCKET,
         root="",
-        affects_sitemaps=bool,
+        affects_sitemaps=lambda path: affects_sitemaps(config, path),
     )
     assert deleted.relevant == 1
+
+
+def test_while_off_a_write_of_sitemap_html_is_a_page_change() -> None:
+    """Issue 82: with html_sitemap off sitemill writes no sitemap.html: a write is the
+    user's page (the rebuild reads its head: one sitemill made is never listed)."""
+    config = make_config(html_sitemap=False)
+    written = select_changes(
+        [ObjectChange(BUCKET, HTML_SITEMAP)],
+        bucket=BUCKET,
+        root="",
+        affects_sitemaps=lambda path: affects_sitemaps(config, path),
+    )
+    assert written.paths == [HTML_SITEMAP]
+    assert written.own_written == [] and written.ignored == {}

@@ -333,14 +333,16 @@ def test_a_partitioned_state_of_an_outdated_version(s3: Any) -> None:
 def test_pages_the_new_version_reads_anew_keep_their_dates_from_a_previous_version_state(
     tmp_path: Path,
 ) -> None:
-    # Pages whose fingerprint version 9 computes otherwise than version 7 (issue 79: a hidden
-    # tab panel, a picture's resized copies): a state of version 7 (two versions old, still
-    # computable) compares them by its algorithm and every date is kept. (Version 8's tab
-    # panels, from a state of version 7: test_tabpanels_upgrade; 9's from 8: test_version9_upgrade.)
+    # Pages whose fingerprint version 10 computes otherwise than version 8 (issue 79: a JSON-LD
+    # type, a picture's resized copies): a state of version 8 (two versions old, still
+    # computable) compares them by its algorithm and every date is kept. (Version 9's from 8:
+    # test_version9_upgrade; 10's from 9: test_version10_upgrade.)
     def pages(build: str) -> dict[str, bytes]:
         return {
             "a.html": render(
-                'Use it.</p><div role="tabpanel" hidden><p>Binary.</p></div><p>', build
+                'Use it.</p><script type="application/ld+json">{"@type": "HowTo", "name":'
+                ' "Use the tool"}</script><p>',
+                build,
             ),
             "b.html": render('<img src="/nina.svg" srcset="/nina-480.png 480w"> Meet.', build),
             "c.html": render(

@@ -10,7 +10,7 @@ from gitutil import commit, make_repo, unix
 from sitemill.config.model import load_config
 from sitemill.filenames.outputs import STATE_NAME
 from sitemill.jobs.tree import build_from_tree
-from sitemill.lastmod.fingerprint.digest import fingerprint_html
+from sitemill.lastmod.fingerprint.digest import FINGERPRINT_VERSION, fingerprint_html
 from sitemill.protocol import Precision, lastmod_from_timestamp
 from sitemill.sinks import MemorySink
 from sitemill.state.parse import parse_state
@@ -78,7 +78,7 @@ def test_a_state_of_version_8_keeps_every_date_then_a_listed_date_moves_nothing(
     report = run(site, out)
     assert lastmods((out / "sitemap.xml").read_text()) == first
     assert report.dates == {"kept": 4}
-    assert parse_state((out / STATE_NAME).read_bytes()).fingerprint_version == 9
+    assert parse_state((out / STATE_NAME).read_bytes()).fingerprint_version == FINGERPRINT_VERSION
 
     # A listed post re-dated: its date on the list page is the post's.
     write(site, pages(listed, {"kelly": "2016-01-02 10:00"}), T3, spread=False)

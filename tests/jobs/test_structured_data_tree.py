@@ -130,3 +130,45 @@ def test_a_site_moved_away_from_its_base_url_moves_no_date(tmp_path: Path) -> No
     ]
     found = dated(tmp_path, builds)
     assert found == {f"posts/{name}": at(0) for name in POSTS}, found
+
+
+def docusaurus(build: int, edited: str = "") -> dict[str, str]:
+    """A Docusaurus site's posts, docs and blog list (text our own); from build 1 the 3.8 upgrade's
+    JSON-LD on every page: a post's BlogPosting (its author's node restating its byline), a doc's
+    BreadcrumbList (its one crumb, the page itself), the list's Blog (its posts, other pages)."""
+
+    def page(path: str, title: str, ld: dict[str, object], body: str) -> str:
+        script = f'<script type="application/ld+json">{json.dumps(ld)}</script>' if build else ""
+        return (
+            f"<html><head><title>{title} | Leaf</title>{script}</head><body><main><article>"
+            f"<h1>{title}</h1>{body}</article></main></body></html>\n"
+        )
+
+    author = {"@type": "Person", "name": "Ann Lee", "url": "https://github.com/annlee"}
+    byline = '<a href="https://github.com/annlee">Ann Lee</a>'
+    files = {}
+    for name in POSTS:
+        url = f"{BASE}news/{name}"
+        ld = {"@type": "BlogPosting", "@id": url, "url": url, "headline": f"On {name}"}
+        ld |= {"author": author, "isPartOf": {"@type": "Blog", "@id": f"{BASE}news"}}
+        words = f"How {name} tea is brewed{', hotter' if name == edited else ''}."
+        files[f"news/{name}/index.html"] = page(name, f"On {name}", ld, f"{byline}<p>{words}</p>")
+    for name in POSTS:
+        crumb = {"@type": "ListItem", "position": 1, "name": name, "item": f"{BASE}docs/{name}"}
+        ld = {"@type": "BreadcrumbList", "itemListElement": [crumb]}
+        files[f"docs/{name}/index.html"] = page(name, name, ld, f"<p>Set up {name}.</p>")
+    listed = [{"@type": "BlogPosting", "@id": f"{BASE}news/{name}"} for name in POSTS]
+    ld = {"@type": "Blog", "@id": f"{BASE}news", "headline": "News", "blogPost": listed}
+    links = "".join(f'<a href="/news/{name}/">On {name}</a>' for name in POSTS)
+    files["news/index.html"] = page("news", "News", ld, links)
+    return files
+
+
+def test_a_generator_upgrade_that_writes_json_ld_restating_each_page_moves_no_date(
+    tmp_path: Path,
+) -> None:
+    # archcraft's Docusaurus 3.8 upgrade (issue 79, cluster 4): each kind of page got its own
+    # JSON-LD, all of it restating the page; one post's own words changed in the same deploy.
+    found = dated(tmp_path, [docusaurus(0), docusaurus(1, edited="oolong")])
+    pages = [f"news/{name}" for name in POSTS] + [f"docs/{name}" for name in POSTS] + ["news"]
+    assert found == {path: at(1 if path == "news/oolong" else 0) for path in pages}, found

@@ -16,7 +16,7 @@ from llmsreadings import commonmark_reading, reference_reading
 from sitemill.llms.files import LlmsFiles, llms_files
 from sitemill.llms.page import LlmsPage, LlmsSite
 from sitemill.llms.sitename import shared_title_part
-from sitemill.validate.llmstxt import check_llms_txt
+from sitemill.llms.validation import check_llms_txt
 
 SITES = Path(__file__).resolve().parent / "sites"
 BASE = "https://example.org/"

@@ -64,3 +64,31 @@ def test_someones_own_sitemap_html_stops_the_run_before_anything_is_published(
     keys = {item["Key"] for item in site.list_objects_v2(Bucket=BUCKET)["Contents"]}
     assert keys == {*PAGES, "sitemap.html"}  # (no child went up, no index)
     assert site.get_object(Bucket=BUCKET, Key="sitemap.html")["Body"].read() == own
+
+
+def listed_urls(s3: Any) -> list[str]:
+    """Every <loc> of every sitemap file in the bucket's root."""
+    keys = [item["Key"] for item in s3.list_objects_v2(Bucket=BUCKET)["Contents"]]
+    found: list[str] = []
+    for key in keys:
+        if key.startswith("sitemap") and key.endswith(".xml"):
+            data = s3.get_object(Bucket=BUCKET, Key=key)["Body"].read().decode()
+            found += re.findall(r"<loc>([^<]*)</loc>", data)
+    return found
+
+
+def test_while_off_a_users_sitemap_html_is_a_page_and_sitemills_never(site: Any) -> None:
+    """Issue 82, the router's way: a deploy of the user's own sitemap.html lists it; sitemill's
+    (an earlier run's, synced back) lists nothing, whichever event brings it."""
+    made = config_of(max_urls=5, shard_fill=4, html_sitemap=True)
+    run(site, made)
+    sitemills = site.get_object(Bucket=BUCKET, Key="sitemap.html")["Body"].read()
+    config = config_of(max_urls=5, shard_fill=4)
+    run(site, config)  # (a full pass, with sitemill's sitemap.html still there)
+    assert BASE + "sitemap.html" not in listed_urls(site)
+    site.put_object(Bucket=BUCKET, Key="sitemap.html", Body=sitemills, ContentType="text/html")
+    run(site, config, changed=["sitemap.html"])
+    assert BASE + "sitemap.html" not in listed_urls(site)
+    upload(site, "sitemap.html", "Our own map")
+    run(site, config, changed=["sitemap.html"])
+    assert BASE + "sitemap.html" in listed_urls(site)

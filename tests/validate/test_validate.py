@@ -12,6 +12,7 @@ from xml.sax.saxutils import escape
 
 import pytest
 
+from outputlist import validate_paths
 from sitemill.errors import ConfigError, SitemillError
 from sitemill.protocol import MAX_BYTES_LIMIT, SITEMAP_NS
 from sitemill.validate import (
@@ -19,7 +20,6 @@ from sitemill.validate import (
     Violation,
     check_xsd,
     lxml_xsd,
-    validate_paths,
 )
 from xsd import assert_valid_sitemaps, assert_xsd_valid
 

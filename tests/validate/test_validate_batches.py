@@ -10,8 +10,9 @@ from xml.sax.saxutils import escape
 
 import pytest
 
+from outputlist import validate_paths
 from sitemill.protocol import SITEMAP_NS
-from sitemill.validate import Violation, validate_paths
+from sitemill.validate import Violation
 from sitemill.validate.limits import FEED_BYTES
 
 TESTS = Path(__file__).resolve().parents[1]

@@ -10,12 +10,13 @@ from pathlib import Path
 import pytest
 
 from conftest import write_site
+from outputlist import validate_paths
 from sitemill.cli.main import main
 from sitemill.config.model import load_config
 from sitemill.jobs.tree import build_from_tree
 from sitemill.protocol import SITEMAP_NS
 from sitemill.sinks import LocalDirSink
-from sitemill.validate import Violation, validate_paths
+from sitemill.validate import Violation
 
 XHTML = "http://www.w3.org/1999/xhtml"
 IMAGE = "http://www.google.com/schemas/sitemap-image/1.1"

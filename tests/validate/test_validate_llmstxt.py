@@ -9,11 +9,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from outputlist import validate_paths
 from sitemill.cli.main import main
 from sitemill.llms.files import llms_files
 from sitemill.llms.page import LlmsPage, LlmsSite
-from sitemill.validate import Severity, validate_paths
-from sitemill.validate.llmstxt import MAX_LLMS_TXT_BYTES, check_llms_txt
+from sitemill.llms.validation import MAX_LLMS_TXT_BYTES, check_llms_txt
+from sitemill.validate import Severity
 
 HEAD = "# Site\n\n> A summary\n\nThe pages.\n\n"
 GOOD = HEAD + "## Docs\n\n- [A](https://e.org/a/): about a\n- [B](https://e.org/b/)\n"

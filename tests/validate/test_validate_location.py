@@ -18,9 +18,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from outputlist import validate_paths
 from sitemill.cli.main import main
 from sitemill.protocol import SITEMAP_NS
-from sitemill.validate import validate_paths
 from sitemill.validate.urls import server_path
 
 HUGO = Path(__file__).resolve().parent / "hugo"

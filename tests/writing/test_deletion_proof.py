@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from conftest import BASE_URL, page, write_site
+from outputlist import may_delete
 from s3util import BASE, BUCKET, moto_bucket, put_pages, upload
 from sitemill.config.model import load_config
 from sitemill.errors import ConfigError
@@ -24,7 +25,6 @@ from sitemill.jobs.tree import build_from_tree
 from sitemill.llms.ownership import SITEMILL_MARK
 from sitemill.report import Report
 from sitemill.sinks import LocalDirSink
-from sitemill.writing.ownbytes import may_delete
 
 BLOG = {"name": "blog", "include": ["blog/**"]}
 # Real sitemaps the user wrote, in the shapes of sitemill's names.

@@ -10,6 +10,7 @@ from sitemill.aws.events import ObjectChange, Trigger
 from sitemill.config.model import Config
 from sitemill.errors import ConfigError
 from sitemill.filenames.outputs import (
+    HTML_SITEMAP,
     ROBOTS_TXT,
     STAGING_NAME,
     STATE_NAME,
@@ -57,7 +58,9 @@ def select_changes(
     selection = Selection()
     for change in changes:
         path = change.key[len(root) :]
+        # (sitemap.html is the user's page while html_sitemap is off: a candidate then)
         own = "/" not in path and is_own_name(path)
+        own = own and not (path == HTML_SITEMAP and affects_sitemaps(path))
         if bucket is not None and change.bucket != bucket:
             reason = "other_bucket"
         elif not change.key.startswith(root):

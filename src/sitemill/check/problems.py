@@ -79,7 +79,7 @@ class CheckReport:
     changed: int = 0  # of the checked, added or changed by the run that published them
     removed: int = 0  # URLs the last build removed, asked (check.removedurls)
     removed_kept: int = 0  # of them on the site's origin, as the state keeps them
-    llms: int = 0  # llms files compared with what was published (check.livellms)
+    llms: int = 0  # llms files compared with what was published (llms.livecheck)
     twins: int = 0  # Markdown twins asked
     seconds: float = 0.0
 

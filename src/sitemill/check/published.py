@@ -76,7 +76,7 @@ class Published:
     named: list[str] = field(default_factory=list)  # the user's sitemaps named (usersitemaps)
     # The URLs the last build removed, with what it found of each (check.removedurls).
     removals: dict[str, RemovedUrl] = field(default_factory=dict)
-    llms: dict[str, str] = field(default_factory=dict)  # llms file name -> MD5 (check.livellms)
+    llms: dict[str, str] = field(default_factory=dict)  # llms file name -> MD5 (llms.livecheck)
     twins: bool = False  # llms_pages: the Markdown twins of the pages asked are asked too
 
 

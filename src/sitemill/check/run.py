@@ -1,18 +1,19 @@
 """A check of the live site against what a build published, in the order of its steps."""
-# The sitemap files (and robots.txt), the llms files (and the Markdown twins of the pages asked),
-# the chosen <loc>s and their alternates, the URLs the last build removed, those IndexNow holds
-# pending as removed, and the key file: every problem once, and the URLs that passed, which are
-# the only ones IndexNow may announce.
+# The sitemap files (and robots.txt), each output feature's files (those of the pages asked
+# too), the chosen <loc>s and their alternates, the URLs the last build removed, those IndexNow
+# holds pending as removed, and the key file: every problem once, and the URLs that passed, which
+# are the only ones IndexNow may announce.
 
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import Protocol
 
 from sitemill.check.alternates import check_alternates
 from sitemill.check.canonicals import check_canonicals
 from sitemill.check.keyfile import check_key_file
-from sitemill.check.livellms import check_llms
 from sitemill.check.livepages import PageVerdict, judge_page
 from sitemill.check.livesitemaps import check_sitemaps
 from sitemill.check.problems import PAGE, SITE, UNCHECKED, CheckReport
@@ -26,11 +27,24 @@ from sitemill.lastmod.fingerprint.digest import MAX_FINGERPRINT_BYTES
 from sitemill.web.livesite import LiveSite, origin_or_blank
 
 
+class LiveCopies(Protocol):
+    """An output feature's part in a check (sitemill.outputs): its files as the live site
+    serves them, beside the sitemaps."""
+
+    def check_live_copies(
+        self, site: LiveSite, published: Published, report: CheckReport, urls: list[str]
+    ) -> None:
+        """Each of its files ``published`` names, asked of ``site``, its problems into
+        ``report``; ``urls``: the pages the check asks (a file of a page's may go with it)."""
+        ...
+
+
 @dataclass(frozen=True, slots=True)
 class CheckOptions:
     every: bool = False  # every <loc>, not the changed ones and a sample
     sample: int = UNCHANGED_SAMPLE
     key_file: bool = False  # IndexNow is on with a key: its file is checked
+    outputs: Sequence[LiveCopies] = ()  # the output features the front end lists: their files
 
 
 def check_live(
@@ -45,7 +59,8 @@ def check_live(
     check_sitemaps(site, published, report)
     check_user_sitemaps(site, published, report)
     urls = chosen_urls(published, every=options.every, sample=options.sample)
-    check_llms(site, published, report, urls)
+    for output in options.outputs:  # (each output feature's files)
+        output.check_live_copies(site, published, report, urls)
     report.pages = len(urls)
     report.changed = sum(1 for url in urls if url in published.changed)
     how = published.fingerprinting

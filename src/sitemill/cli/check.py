@@ -64,10 +64,11 @@ def run_check_command(args: argparse.Namespace, env: dict[str, str]) -> int:
     config = record_config(args, env)
     from sitemill.check.run import CheckOptions
     from sitemill.commands.check import check_record, check_tree
+    from sitemill.jobs.features import OUTPUTS
     from sitemill.state.store import open_state_store
     from sitemill.web.livesite import Limits
 
-    options = CheckOptions(every=args.every, sample=args.sample)
+    options = CheckOptions(every=args.every, sample=args.sample, outputs=OUTPUTS)
     limits = Limits(args.concurrency, min(10.0, args.timeout), args.timeout, args.deadline)
     client = partial(s3_client, args.endpoint_url)
     if args.bucket:

@@ -127,6 +127,7 @@ def _run_build(args: argparse.Namespace, env: dict[str, str]) -> int:
 def _run_urls(args: argparse.Namespace, env: dict[str, str]) -> int:
     from sitemill.cli.progress import live_line
     from sitemill.cli.report import print_report
+    from sitemill.jobs.features import URL_LIST_OUTPUTS
     from sitemill.jobs.urllist import build_from_url_list
     from sitemill.sinks import LocalDirSink
 
@@ -154,6 +155,7 @@ def _run_urls(args: argparse.Namespace, env: dict[str, str]) -> int:
                 name=source,
                 progress=progress,
                 size_hint=size_hint,
+                outputs=URL_LIST_OUTPUTS,
             )
     except OSError as exc:
         raise SourceError(f"cannot read {source}: {exc.strerror or exc}") from exc
@@ -163,11 +165,12 @@ def _run_urls(args: argparse.Namespace, env: dict[str, str]) -> int:
 
 
 def _run_validate(args: argparse.Namespace, env: dict[str, str]) -> int:
+    from sitemill.jobs.features import OUTPUTS
     from sitemill.urls import normalize_base_url
     from sitemill.validate import tally, validate_paths
 
     base_url = normalize_base_url(args.base_url) if args.base_url else None
-    violations = validate_paths(args.paths, base_url)
+    violations = validate_paths(args.paths, base_url, OUTPUTS)
     errors = sum(1 for violation in violations if violation.is_error)
     # Warnings (a repeated loc, a .gz name on plain XML) are findings, not failures: -q hides them,
     # and notes (what could not be checked and is no fault).

@@ -6,7 +6,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from sitemill.check.problems import CheckReport
@@ -90,7 +90,7 @@ def _checked(
 ) -> Checked:
     """The check; then, with a ``pending`` store, the announcement of what passed."""
     key_file = bool(config.indexnow_key)  # (only a build with IndexNow on leaves URLs pending)
-    options = CheckOptions(options.every, options.sample, key_file=key_file)
+    options = replace(options, key_file=key_file)
     report = check_live(config, published, site, options)
     if not key_file or pending is None:
         return Checked(report)

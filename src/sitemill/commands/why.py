@@ -13,14 +13,14 @@ from sitemill.config.model import Config, LastmodMode
 from sitemill.entries import SkipReason
 from sitemill.errors import RefusedError
 from sitemill.jobs.keptevidence import dating_source
-from sitemill.jobs.tree import build_from_tree
+from sitemill.jobs.tree import build_from_tree, is_leftover
 from sitemill.jobs.treedating import PageWatch
 from sitemill.lastmod.decide import DateReason, Ladder
 from sitemill.lastmod.declared.rung import DeclaredRung
 from sitemill.lastmod.declared.w3cdate import DeclaredDate
 from sitemill.lastmod.filetimes.spread import Stamp, busiest_window
 from sitemill.lastmod.history.commits import NamedCommit, page_commits
-from sitemill.rules import is_candidate
+from sitemill.rules import LEFTOVER_HTML_SITEMAP, is_candidate, own_output
 from sitemill.safefs import Root, relative_inside
 from sitemill.sinks.folders import OverlaySink
 from sitemill.sinks.port import Sink
@@ -197,13 +197,22 @@ def _missing(config: Config, site_dir: Path, name: str, path: str, paths: list[s
     from sitemill.config.names import did_you_mean
 
     is_file = _site_entry(site_dir, path)
-    excluded = is_file and not is_candidate(config, path)
+    own = _own_file(config, site_dir, path) if is_file else None
+    excluded = is_file and (own is not None or not is_candidate(config, path))
     hint = "" if excluded or len(name) > MAX_HINTED_NAME else did_you_mean(name, paths)
     near = hint.removeprefix("; did you mean ").removesuffix("?")
-    detail = "the include/exclude rules leave it out" if excluded else _UNREAD
+    detail = own or ("the include/exclude rules leave it out" if excluded else _UNREAD)
     return PageWhy(
         path if is_file else None, config.lastmod, detail=detail, excluded=is_file, near=near
     )
+
+
+def _own_file(config: Config, site_dir: Path, path: str) -> str | None:
+    """Why the file ``path`` is sitemill's own and no page, as the build decides (None: it
+    is not): an output's name at the root, or a sitemap.html sitemill made (html_sitemap off)."""
+    if "/" not in path and (reason := own_output(config, path)) is not None:
+        return reason
+    return LEFTOVER_HTML_SITEMAP if is_leftover(config, site_dir, path, None) else None
 
 
 def _site_entry(site_dir: Path, path: str) -> bool:

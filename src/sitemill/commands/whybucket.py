@@ -17,18 +17,20 @@ from sitemill.config.model import Config, LastmodMode
 from sitemill.config.names import did_you_mean
 from sitemill.config.tables import group_names
 from sitemill.entries import SkipReason
-from sitemill.filenames.outputs import STATE_NAME, is_own_name
+from sitemill.filenames.outputs import HTML_SITEMAP, STATE_NAME, is_own_name
 from sitemill.jobs.bucketpass import PassOptions, bucket_pass
 from sitemill.jobs.bucketsite import BucketSite
 from sitemill.lastmod.decide import DateReason
 from sitemill.lastmod.filetimes.spread import Stamp, busiest_window, seconds
 from sitemill.pagefilter import reads_page
 from sitemill.robots.rules import RobotsRules
+from sitemill.rules import LEFTOVER_HTML_SITEMAP, own_output
 from sitemill.sinks.s3 import S3Sink
 from sitemill.sources.page import Page
 from sitemill.sources.s3 import (
     Inventory,
     bucket_pages,
+    head_reader,
     list_objects,
     read_bucket_robots,
 )
@@ -42,7 +44,6 @@ if TYPE_CHECKING:
 
 # Objects the bucket job lists but never takes for a page: said as the rebuild would.
 _EMPTY = "an empty object (a folder marker, a placeholder or a website redirect): not a page"
-_OWN = "one of sitemill's own files"
 
 
 @dataclass
@@ -107,15 +108,17 @@ def explain_bucket_page(
         begun = _start(config, store, previous)  # (read as the job reads it; never written)
     start, where = begun
     watch = _Watch(key_names(name, site.root), config, robots)
-    pages = bucket_pages(config, list_objects(client, site.bucket, site.root), site.root, inventory)
+    objects = list_objects(client, site.bucket, site.root)
+    heads = head_reader(client, site.bucket, site.root)
+    pages = bucket_pages(config, objects, site.root, inventory, heads)
     report, knowledge = bucket_pass(
         config, client, site, sink, start, pages,
         PassOptions(robots=robots, on_page=watch.page, on_skip=watch.skip, on_dated=watch.date,
                     empty=inventory.empty),
     )  # fmt: skip
     path = next((key for key in watch.names if key in watch.listed), None)
-    if path is None:
-        return _missing(config, name, watch, inventory)
+    if path is None:  # (the dry run's deletion of a leftover took it out of the inventory)
+        return _missing(config, name, watch, inventory, report.result.deleted)
     state_from = None if start.first_run else where
     detail = next((s.detail for s in report.skips if s.path == path), "")
     return _decided(config, path, watch, start, knowledge, state_from, detail)
@@ -168,14 +171,20 @@ def _decided(
     )
 
 
-def _missing(config: Config, name: str, watch: _Watch, inventory: Inventory) -> PageWhy:
-    """No page answers ``name``: an object the job leaves out before the pipeline, or none."""
+def _missing(
+    config: Config, name: str, watch: _Watch, inventory: Inventory, deleted: list[str]
+) -> PageWhy:
+    """No page answers ``name``: an object the job leaves out before the pipeline (one of
+    sitemill's own, or its leftover sitemap.html, which the dry run ``deleted``), or none."""
     mode = config.lastmod
     for key in watch.names:
         if key in inventory.empty:
             return PageWhy(key, mode, detail=_EMPTY, excluded=True)
         groups = group_names(config.groups)
+        if key == HTML_SITEMAP and key in deleted:
+            return PageWhy(key, mode, detail=LEFTOVER_HTML_SITEMAP, excluded=True)
         if "/" not in key and is_own_name(key, groups) and key in inventory.objects:
-            return PageWhy(key, mode, detail=_OWN, excluded=True)
+            why = own_output(config, key) or LEFTOVER_HTML_SITEMAP  # (else it was a page)
+            return PageWhy(key, mode, detail=why, excluded=True)
     hint = did_you_mean(name, watch.paths)
     return PageWhy(None, mode, near=hint.removeprefix("; did you mean ").removesuffix("?"))

@@ -22,6 +22,7 @@ from sitemill.github.settings import Settings
 from sitemill.github.summary import indexnow_line, indexnow_table, markdown_text
 from sitemill.indexnow.outcome import IndexNowOutcome
 from sitemill.indexnow.run import pending_outcome
+from sitemill.jobs.features import OUTPUTS
 from sitemill.state.store import open_state_store
 from sitemill.web.livesite import Limits
 
@@ -37,7 +38,7 @@ class CheckRun:
 def check_deploy(settings: Settings, env: Mapping[str, str]) -> CheckRun:
     """Check the live site against the checkout's build; then announce what passed."""
     config = settings.config
-    options = CheckOptions(every=settings.check_all)
+    options = CheckOptions(every=settings.check_all, outputs=OUTPUTS)
     store = open_state_store(config)
     checked = check_tree(
         config, settings.site_dir, settings.out_dir, store, options, Limits(), announce=False

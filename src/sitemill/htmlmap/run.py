@@ -26,9 +26,15 @@ from sitemill.sinks import Sink
 from sitemill.writing.publish import Publisher
 
 if TYPE_CHECKING:  # (html_sitemap is off by default: its links are collected when it is on)
+    from pathlib import Path
+
+    from sitemill.check.problems import CheckReport
+    from sitemill.check.published import Published
     from sitemill.htmlmap.links import LinkCollector
     from sitemill.outputs import OutputRun
     from sitemill.state.model import State
+    from sitemill.validate.violation import Violation
+    from sitemill.web.livesite import LiveSite
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +55,17 @@ class HtmlSitemapFeature:
 
     def whole_site(self, config: Config) -> str | None:
         return "sitemap.html lists the whole site" if config.html_sitemap else None
+
+    def check_live_copies(
+        self, site: LiveSite, published: Published, report: CheckReport, urls: list[str]
+    ) -> None:
+        """Nothing live of its own: the check asks the pages it links."""
+
+    def validate(self, path: Path) -> list[Violation] | None:
+        return None  # (its page is HTML of sitemill's template: no format to hold it to)
+
+    def own_file(self, name: str, data: bytes, base_url: str) -> bool | None:
+        return None  # (its own copy is told by its head: HtmlSitemap.publish)
 
 
 SITEMAP_HTML = HtmlSitemapFeature()

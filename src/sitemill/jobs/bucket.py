@@ -24,6 +24,7 @@ from sitemill.sinks.s3 import S3Sink
 from sitemill.sources.s3 import (
     Inventory,
     bucket_pages,
+    head_reader,
     list_objects,
     read_bucket_robots,
     read_bucket_state,
@@ -72,7 +73,8 @@ def build_from_bucket(
     start = start_state(store, previous, base_url=config.base_url)
     for message in start.warnings:
         log.warning("%s", message)
-    pages = bucket_pages(config, list_objects(client, site.bucket, root), root, inventory)
+    heads = head_reader(client, site.bucket, root)  # (a sitemap.html: is it sitemill's?)
+    pages = bucket_pages(config, list_objects(client, site.bucket, root), root, inventory, heads)
     listed = ListedBefore(start, inventory.empty)  # (to tell what it removed)
     naming = BucketNaming(client, site, sink, inventory, config, start.state)
     told = PassOptions(robots, progress, empty=inventory.empty, named=naming, on_dated=listed.note)

@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING
 from sitemill.check.changes import remember_changes
 from sitemill.config.model import Config, ContentScope, OutputFormat
 from sitemill.config.tables import group_names
-from sitemill.html.facts import ORDINARY_PAGE
+from sitemill.errors import RefusedError
+from sitemill.html.facts import ORDINARY_PAGE, PAGE_FACTS_BYTES
 from sitemill.indexnow.pending import tree_pending
 from sitemill.indexnow.run import log_messages, record
 from sitemill.jobs.features import OUTPUTS
@@ -31,7 +32,7 @@ from sitemill.pagefilter import reads_candidate
 from sitemill.pipeline import SiteInputs, build_from_pages
 from sitemill.progress import LISTING, Ticker
 from sitemill.report import Progress, Report
-from sitemill.rules import is_candidate
+from sitemill.rules import is_candidate, is_leftover_html_sitemap, may_be_leftover
 from sitemill.safefs import Root
 from sitemill.shards.layout import ShardSetup
 from sitemill.shards.plan import Order
@@ -163,12 +164,29 @@ def _list_pages(
     early = EarlyStart(config.workers if config.content_dates or config.images else 1)
     groups = group_names(config.groups)
     for file in walk_tree(site_dir, skipped):
-        if is_candidate(config, file.path) and not is_output(file.path, own, groups):
+        if is_candidate(config, file.path) and not is_output(
+            file.path, own, groups, html_sitemap=config.html_sitemap
+        ):
+            if is_leftover(config, site_dir, file.path, own):
+                continue  # sitemill's sitemap.html of an earlier run: htmlmap deletes it
             files.append(file)
             early.see(file.size)
             ticker.step()
     ticker.finish()
     return files
+
+
+def is_leftover(config: Config, site_dir: Path, path: str, own: str | None) -> bool:
+    """Whether ``path`` is a sitemap.html sitemill made in an earlier run (at the site root or
+    in the output folder, ``own``), with html_sitemap now off: its head says so (one read of
+    PAGE_FACTS_BYTES, of that file only)."""
+    if not may_be_leftover(config, path.removeprefix(own or "")):
+        return False
+    try:
+        head = Root(site_dir).read(path, PAGE_FACTS_BYTES)
+    except (OSError, ValueError, RefusedError):
+        head = None  # (unreadable: the page's own read says why, as for any page)
+    return is_leftover_html_sitemap(head)
 
 
 def _keep_state(

@@ -20,6 +20,7 @@ from sitemill.jobs.walkpool import log_then_workers, pool_for_walk, read_before_
 from sitemill.lastmod.fingerprint.digest import (
     FINGERPRINT_VERSION,
     LineMemo,
+    PageMemo,
     fingerprint_key,
     fingerprint_reduced,
     reduce_file,
@@ -106,9 +107,9 @@ def read_pages_and_history(
         logged = None if record else start(resolve)
         root = Root(site_dir)
         walked = _walked(logged, workers, by_content and earlier is None and _defers(work, sizes))
-        options = ReadOptions(
-            by_content, earlier, remembered, walked, _streams(ahead, logged, workers), site.declare
-        )
+        pages = PageMemo()  # (the run's pages reduced: the walk's tips are the work tree's)
+        streams = _streams(ahead, logged, workers)
+        options = ReadOptions(by_content, earlier, remembered, walked, streams, site.declare, pages)
         ticker = Ticker(progress, READING, len(files))
         reads = read_pages(config, site.robots, root, files, options, workers, ticker)
         if record and (kept := recall(record, key, reads, cached, remember)):
@@ -118,7 +119,7 @@ def read_pages_and_history(
         if not isinstance(found, FileVersions):
             return mode, found, {}, reads
         walkers = pool_for_walk(walking, workers, stack)  # (the pages' or a wider one)
-        dated = _dated(config, found, reads, cached, walkers, root, progress)
+        dated = _dated(config, (found, pages), reads, cached, walkers, root, progress)
     log.debug("%d older blobs read, %d fingerprints remembered", dated.read, len(cached))
     remember_walk(remember, site_dir, (found, dated), key, reads.fingerprints)
     for message in history_warnings(found, dated):
@@ -145,42 +146,45 @@ def _blobs_key(config: Config) -> str:
 
 def _dated(
     config: Config,
-    found: FileVersions,
+    walking: tuple[FileVersions, PageMemo],
     reads: PageReads,
     cached: Mapping[str, str],
     workers: WorkPool,
     root: Root,
     progress: Progress | None,
 ) -> ContentHistory:
-    """The files' content dates, once every page is read (and fingerprinted)."""
+    """The files' content dates, once every page is read (and fingerprinted), ``walking``
+    their versions with the run's pages reduced (linememo.PageMemo)."""
+    found, pages = walking
     reads.complete()  # (the walk wants them all; each worker fills its own LineMemo)
     unread = (reads.deferred, partial(read_whole, root))
     told = Ticker(progress, DATES, start=False)
     dated = date_by_content(
         found,
-        _fingerprint(config, fingerprint_reduced),
+        _fingerprint(config, fingerprint_reduced, pages),
         reads.fingerprints,
         cached,
         workers,
         unread,
         told,
-        Reducing(_fingerprint(config, reduce_file), config.base_url),
+        Reducing(_fingerprint(config, reduce_file, pages), config.base_url),
     )
     reads.fingerprints.update(dated.fingerprints)
     reads.sketches.update(dated.sketches)
     return dated
 
 
-def _fingerprint(config: Config, function: Callable[..., _T]) -> partial[_T]:
+def _fingerprint(config: Config, function: Callable[..., _T], pages: PageMemo) -> partial[_T]:
     """The fingerprint of a file of the site and of its older versions with the reduction it
     hashed (fingerprint_reduced: the walk names edits from it), or that reduction alone
     (reduce_file: what template edits are judged on, history.templateedits), with a LineMemo
-    for the walk; its links resolve from the site's base URL."""
+    for the walk, which holds the pages it reduced in ``pages``; its links resolve from the
+    site's base URL."""
     return partial(
         function,
         ignore=config.fingerprint_ignore,
         main=config.content_scope is ContentScope.MAIN,
-        memo=LineMemo(),
+        memo=LineMemo(pages),
         base=config.base_url,
     )
 

@@ -7,7 +7,7 @@ from collections.abc import Collection
 from pathlib import Path
 
 from sitemill.errors import SinkError
-from sitemill.filenames.outputs import ROBOTS_TXT, is_own_name
+from sitemill.filenames.outputs import HTML_SITEMAP, ROBOTS_TXT, is_own_name
 
 
 def outputs_prefix(site_dir: Path, output_dir: Path | None) -> str | None:
@@ -33,10 +33,16 @@ def outputs_prefix(site_dir: Path, output_dir: Path | None) -> str | None:
     return "" if inside == Path() else inside.as_posix() + "/"
 
 
-def is_output(path: str, prefix: str | None, groups: Collection[str] = ()) -> bool:
+def is_output(
+    path: str, prefix: str | None, groups: Collection[str] = (), *, html_sitemap: bool = True
+) -> bool:
     """Whether ``path`` is one of sitemill's files in the output folder (``prefix``: where
-    that lies in the site; ``groups``: the named groups whose children are sitemill's)."""
+    that lies in the site; ``groups``: the named groups whose children are sitemill's;
+    sitemap.html is the user's page while ``html_sitemap`` is off, unless its bytes say
+    sitemill made it: sitemill.jobs.tree.is_leftover)."""
     if prefix is None or not path.startswith(prefix):
         return False
     name = path[len(prefix) :]
+    if name == HTML_SITEMAP:
+        return html_sitemap
     return "/" not in name and (is_own_name(name, groups) or name == ROBOTS_TXT)

@@ -23,6 +23,7 @@ from sitemill.html.facts import (
 from sitemill.lastmod.fingerprint.digest import (
     MAX_FINGERPRINT_BYTES,
     LineMemo,
+    PageMemo,
     file_url,
     fingerprint_bytes,
     fingerprint_html,
@@ -100,7 +101,8 @@ class ReadOptions:
     """How read_pages reads: ``whole`` pages (fingerprints), compared in the ``earlier``
     fingerprints too, those ``known`` not fingerprinted again, those the walk through git
     history fingerprints (``defer``), reads taken in as the caller follows (``stream``), the
-    pages' declared dates read (``declare``)."""
+    pages' declared dates read (``declare``), the run's pages reduced (``pages``: the walk's
+    reductions find the work tree's there, in this process; None: the chunk's own)."""
 
     whole: bool
     earlier: tuple[int, bool, str] | None = None
@@ -108,6 +110,7 @@ class ReadOptions:
     defer: frozenset[str] = frozenset()
     stream: bool = False
     declare: bool = False
+    pages: PageMemo | None = None
 
 
 def read_pages(
@@ -142,7 +145,7 @@ def read_pages(
         )
     ]
     wants, earlier = (options.whole, options.declare), options.earlier
-    work = partial(_read_chunk, config, robots, site, wants, earlier, options.defer)
+    work = partial(_read_chunk, config, robots, site, wants, earlier, options.defer, options.pages)
     parts = map(work, chunks) if pool is None else pool.imap(work, chunks)
     sizes = deque(len(chunk) for chunk, _ in chunks)
     reads = PageReads(_pending=parts, _sizes=sizes, ticker=ticker)
@@ -156,13 +159,15 @@ def _read_chunk(
     wants: tuple[bool, bool],
     earlier: tuple[int, bool, str] | None,
     defer: frozenset[str],
+    pages: PageMemo | None,
     chunk: tuple[Sequence[TreeFile], Mapping[str, str]],
 ) -> PageReads:
-    """read_pages of one chunk of files (with the fingerprints known for them)."""
+    """read_pages of one chunk of files (with the fingerprints known for them), the pages
+    reduced held in ``pages`` (a worker's: its own)."""
     files, known = chunk
     (whole, declare), reads = wants, PageReads()
     images = config.images and config.format is OutputFormat.XML
-    memo = LineMemo()  # (a site's pages share lines: the navigation, the head, the footer)
+    memo = LineMemo(pages)  # (a site's pages share lines: the navigation, the head, the footer)
     declared = _declared_reader() if declare else None
     for file in files:
         path = file.path

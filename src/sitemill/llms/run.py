@@ -15,21 +15,33 @@ import hashlib
 import logging
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
+from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
 from sitemill.config.llms import writes_llms
 from sitemill.config.model import Config, LlmsMode, OutputFormat
 from sitemill.entries import Entry, own_hreflang
 from sitemill.errors import ConfigError, SinkError
-from sitemill.filenames.outputs import ENTRY_TXT, ENTRY_XML, LLMS_FULL, content_type
+from sitemill.filenames.outputs import (
+    ENTRY_TXT,
+    ENTRY_XML,
+    LLMS_FULL,
+    LLMS_TXT,
+    MARKDOWN_SUFFIX,
+    content_type,
+)
 from sitemill.report import WriteResult
 from sitemill.sinks import Sink
 
 if TYPE_CHECKING:
+    from sitemill.check.problems import CheckReport
+    from sitemill.check.published import Published
     from sitemill.llms.page import LlmsPage, LlmsSite
     from sitemill.outputs import OutputRun, PageReading
     from sitemill.report import Report
     from sitemill.state.model import State
+    from sitemill.validate.violation import Violation
+    from sitemill.web.livesite import LiveSite
 
 log = logging.getLogger(__name__)
 
@@ -67,6 +79,34 @@ class LlmsFeature:
 
     def whole_site(self, config: Config) -> str | None:
         return None  # (made after the commit from every shard's state: merge)
+
+    def check_live_copies(
+        self, site: LiveSite, published: Published, report: CheckReport, urls: list[str]
+    ) -> None:
+        """The llms files the build published, live; the twins of the pages in ``urls``
+        (llms.livecheck)."""
+        from sitemill.llms.livecheck import check_llms
+
+        check_llms(site, published, report, urls)
+
+    def validate(self, path: Path) -> list[Violation] | None:
+        """A folder's llms.txt and those one folder down, or a file named llms.txt, against
+        llmstxt.org's format (llms.validation)."""
+        if not path.is_dir() and path.name != LLMS_TXT:
+            return None
+        from sitemill.llms.validation import check_llms_txt_file, llms_txt_files
+
+        files = llms_txt_files(path) if path.is_dir() else [path]
+        return [found for file in files for found in check_llms_txt_file(file, str(file))]
+
+    def own_file(self, name: str, data: bytes, base_url: str) -> bool | None:
+        """An llms name's bytes in the form sitemill writes there (llms.ownership)."""
+        at_name = PurePosixPath(name).name == LLMS_TXT or name == LLMS_FULL
+        if not at_name and not name.endswith(MARKDOWN_SUFFIX):
+            return None
+        from sitemill.llms.ownership import proves_llms_file  # (a deletion is weighed)
+
+        return proves_llms_file(name, data, base_url)
 
 
 LLMS_FILES = LlmsFeature()

@@ -35,7 +35,7 @@ from sitemill.shards.partition import Part, StateRef, Summary, summary_to_json
 from sitemill.shards.plan import Plan, key_order, shard_id
 from sitemill.sinks.port import MemorySink
 from sitemill.sources.page import Page
-from sitemill.sources.s3 import Inventory, bucket_pages, list_objects
+from sitemill.sources.s3 import Inventory, bucket_pages, head_reader, list_objects
 from sitemill.state.model import State
 from sitemill.state.shardstate import ShardState, part_states
 from sitemill.state.start import Start
@@ -135,11 +135,13 @@ def _render_range(
     config = outputs_shard_config(config)  # (llms.txt: after the commit)
     listing, listed, sink = KeptListing(config, previous), list[Page](), MemorySink()
     inventory = Inventory()
+    reads = head_reader(run.client, run.site.bucket, run.site.root)  # (a sitemap.html's)
+    pages = bucket_pages(config, objects, run.site.root, inventory, reads)
     start = Start(state.with_style_kept(), first_run=not any(before))
     try:
         report, knowledge = bucket_pass(
             config, run.client, run.site, sink, start,
-            bucket_pages(config, objects, run.site.root, inventory), PassOptions(robots=robots,
+            pages, PassOptions(robots=robots,
             plan=Plan(("", *(after for after in afters if after))), on_page=listed.append,
             on_skip=listing, others=rendered.others, raw_keys=True, empty=inventory.empty),
         )  # fmt: skip

@@ -41,7 +41,7 @@ from sitemill.shards.partition import Part
 from sitemill.shards.plan import Plan
 from sitemill.sinks.s3 import S3Sink
 from sitemill.sources.page import Page
-from sitemill.sources.s3 import Inventory, bucket_pages, list_objects
+from sitemill.sources.s3 import Inventory, bucket_pages, head_reader, list_objects
 from sitemill.state.model import State
 from sitemill.state.partitioned import PartitionedStore
 from sitemill.state.shardstate import ShardState, first_parts, split_states
@@ -92,9 +92,10 @@ def rebuild_full(
     listed: list[Page] = []
     listing, before = KeptListing(config, previous), ListedBefore(start, inventory.empty)
     listed_objects = _listing(run, base.plan) if objects is None else objects
+    head = head_reader(run.client, site.bucket, site.root)  # (a sitemap.html's)
     report, knowledge = bucket_pass(
         pass_config(config, users.index), run.client, site, staged, start,
-        bucket_pages(config, listed_objects, site.root, inventory), PassOptions(robots=robots,
+        bucket_pages(config, listed_objects, site.root, inventory, head), PassOptions(robots=robots,
         progress=progress, plan=base.plan, on_page=listed.append, on_skip=listing, raw_keys=True,
         empty=inventory.empty, on_dated=before.note, live=reader),
     )  # fmt: skip

@@ -35,7 +35,7 @@ from sitemill.shards.partition import Part, Summary
 from sitemill.shards.plan import Plan, key_order, shard_id
 from sitemill.sinks.port import MemorySink
 from sitemill.sources.page import Page
-from sitemill.sources.s3 import Inventory, bucket_pages, listed_object
+from sitemill.sources.s3 import Inventory, bucket_pages, head_reader, listed_object
 from sitemill.state.model import State
 from sitemill.state.partitioned import PartitionedStore
 from sitemill.state.shardstate import ShardState, part_states
@@ -205,12 +205,14 @@ def _patched(
     objects among them in ``inventory``)."""
     pages = {page.path: page for page in listing}
     root = job.site.root
+    heads = head_reader(job.client, job.site.bucket, root)  # (a sitemap.html's)
     for path in sorted(changed):
         pages.pop(path, None)
         found = listed_object(job.client, job.site.bucket, root + path)
         if found is not None:
             pages.update(
-                (page.path, page) for page in bucket_pages(job.config, [found], root, inventory)
+                (page.path, page)
+                for page in bucket_pages(job.config, [found], root, inventory, heads)
             )
     return [pages[path] for path in sorted(pages, key=key_order)]
 

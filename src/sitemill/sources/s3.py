@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Final
 
@@ -25,6 +25,7 @@ from sitemill.filenames.outputs import (
 )
 from sitemill.protocol import Precision, format_lastmod
 from sitemill.robots.rules import MAX_ROBOTS_TXT_BYTES, RobotsRules
+from sitemill.rules import is_leftover_html_sitemap, may_be_leftover
 from sitemill.sources.page import Page
 
 if TYPE_CHECKING:
@@ -83,6 +84,18 @@ class Inventory:
         hold is not there); of any other, it says nothing."""
         own = name == ROBOTS_TXT or is_own_name(name) or _is_llms(name)
         return own or name.startswith("sitemap")
+
+
+def _users_page(
+    config: Config, name: str, obj: ObjectTypeDef, read_head: HeadReader | None
+) -> bool:
+    """Whether the root object ``name`` of one of sitemill's names is a page of the user's:
+    a sitemap.html while html_sitemap is off, unless its head says sitemill made it (an
+    earlier run's, which this run deletes: ``read_head`` reads it, one ranged GET; without
+    one, as for weighing pages, it counts as a page)."""
+    if not may_be_leftover(config, name) or obj.get("Size", 0) == 0:
+        return False
+    return read_head is None or not is_leftover_html_sitemap(read_head(name))
 
 
 def describe_error(exc: ClientError | BotoCoreError) -> str:
@@ -227,8 +240,30 @@ def _is_access_denied(exc: ClientError) -> bool:
     return exc.response.get("Error", {}).get("Code") in ("AccessDenied", "403")
 
 
+# Reads the first bytes of a root object by its name (its head: ``head_reader``).
+HeadReader = Callable[[str], bytes | None]
+
+
+def head_reader(client: S3Client, bucket: str, prefix: str) -> HeadReader:
+    """The head of a root object (one ranged GET of PAGE_FACTS_BYTES); None when it is gone or
+    cannot be read (then the page's own read says why, as for any page)."""
+    from sitemill.html.noindex import PAGE_FACTS_BYTES
+
+    def read(name: str) -> bytes | None:
+        try:
+            return read_object(client, bucket, prefix + name, limit=PAGE_FACTS_BYTES)
+        except SourceError:
+            return None
+
+    return read
+
+
 def bucket_pages(
-    config: Config, objects: Iterable[ObjectTypeDef], prefix: str, inventory: Inventory
+    config: Config,
+    objects: Iterable[ObjectTypeDef],
+    prefix: str,
+    inventory: Inventory,
+    read_head: HeadReader | None = None,
 ) -> Iterator[Page]:
     """The objects as pages (path relative to the prefix), noting old outputs in ``inventory``.
 
@@ -243,7 +278,7 @@ def bucket_pages(
         path = obj.get("Key", "")[len(prefix) :]
         if "/" not in path:
             inventory.note(path, obj)
-            if is_own_name(path):
+            if is_own_name(path) and not _users_page(config, path, obj, read_head):
                 continue
         if not path or path.endswith(("/", _FOLDER_MARKER_SUFFIX)) or obj.get("Size", 0) == 0:
             if path and not path.endswith(("/", _FOLDER_MARKER_SUFFIX)):

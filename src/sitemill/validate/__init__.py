@@ -1,13 +1,12 @@
-"""`sitemill validate`: sitemaps against the official XSDs and the protocol's rules; llms.txt."""
-# (llms.txt files against the format of llmstxt.org.)
+"""`sitemill validate`: sitemaps against the official XSDs and the protocol's rules."""
+# (An output feature's files against their format: each feature the front end lists.)
 
 # libxml2 (lxml, the validate extra) streams each document (lxml_reader, the XSDs in lxml_xsd)
 # and hands the root's finished children over in batches to one document.Document, which applies
 # the rules (urls; paths resolves dot segments for the location rule) and the XSD; xmlcheck runs
 # one document's check; limits bound what a hostile document can cost; files picks the files
 # (directories, index children, gzip, text sitemaps); ownindex tells sitemill's own index by the
-# state beside it (a user's sitemap it names and another app serves is a note); llmstxt reads an
-# llms.txt line by line.
+# state beside it (a user's sitemap it names and another app serves is a note).
 
 from __future__ import annotations
 
@@ -18,7 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from sitemill.bounded.inflate import GZIP_MAGIC
-from sitemill.validate.files import Validator, file_chunks, natural_key
+from sitemill.validate.files import FileFormats, Validator, file_chunks, natural_key
 from sitemill.validate.limits import FEED_BYTES
 from sitemill.validate.urls import base_place
 from sitemill.validate.violation import Severity, Violation, tally
@@ -27,21 +26,25 @@ from sitemill.validate.xmlcheck import xml_check
 __all__ = ["Severity", "Violation", "check_xsd", "tally", "validate_paths"]
 
 
-def validate_paths(paths: Sequence[Path], base_url: str | None = None) -> list[Violation]:
+def validate_paths(
+    paths: Sequence[Path], base_url: str | None = None, formats: Sequence[FileFormats] = ()
+) -> list[Violation]:
     """Validate sitemap files, indexes and output directories; return every finding, sorted.
 
     A directory stands for its ``sitemap.xml``/``sitemap.txt`` (and ``sitemap-index-N.xml``)
     plus every child their indexes list in its directory or below it (Hugo's /sitemap.xml names
-    /en/sitemap.xml), and its llms.txt and those one folder down (/fr/llms.txt); a file named
-    llms.txt is checked as one. ``base_url`` is where the files are served; without it the
-    location rule is checked only as far as the URLs themselves reveal it, and an index is taken
+    /en/sitemap.xml), and the files each output feature of ``formats`` writes there (llms.txt
+    and those one folder down); a file one of them writes is checked as one. ``base_url`` is
+    where the files are served; without it the location rule is checked only as far as the URLs
+    themselves reveal it, and an index is taken
     to be served from the deepest directory holding all its children.
     Findings that consumers tolerate (a repeated loc) are warnings, and what could not be
     checked and is no fault (a user's sitemap sitemill's own index names, not in the folder)
     notes: see ``Violation.is_error``.
     XML is read by libxml2: a MissingExtraError says how to install lxml when it is not.
     """
-    validator = Validator(base_place(base_url) if base_url is not None else None, xml_check())
+    place = base_place(base_url) if base_url is not None else None
+    validator = Validator(place, xml_check(), formats)
     for path in paths:
         validator.check_path(path)
     validator.violations.extend(validator.clusters.finish())

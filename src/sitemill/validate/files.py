@@ -7,18 +7,16 @@ import io
 import os
 import re
 import zlib
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Final
+from typing import Final, Protocol
 from urllib.parse import unquote, urlsplit
 
 from sitemill.bounded.inflate import GZIP_MAGIC
-from sitemill.filenames.outputs import LLMS_TXT
 from sitemill.protocol import MAX_BYTES_LIMIT, MAX_URLS_PER_SITEMAP
 from sitemill.validate.document import MAX_ERRORS, Document
 from sitemill.validate.extensions import ClusterSet, ExtensionRules
 from sitemill.validate.limits import FEED_BYTES, NOT_FURTHER, TOO_MANY_BYTES
-from sitemill.validate.llmstxt import check_llms_txt_file, llms_txt_files
 from sitemill.validate.names import INDEX_TAG, short
 from sitemill.validate.ownindex import OwnIndexes
 from sitemill.validate.urls import ChildrenLocs, LocRules, Place, place_of, server_path
@@ -60,12 +58,25 @@ def _names_under(home: Place, loc: str) -> list[str] | None:
     return names if all(map(_is_file_name, names)) else None
 
 
-class Validator:
-    """Walks the given paths; collects violations in ``self.violations``."""
+class FileFormats(Protocol):
+    """An output feature's part in a validation (sitemill.outputs): its files' format."""
 
-    def __init__(self, base: Place | None, check_xml: XmlCheck) -> None:
+    def validate(self, path: Path) -> list[Violation] | None:
+        """The violations of its files at ``path``: a folder's (those it writes there), or a
+        file's when it is one of its own; None: ``path`` is a file of no format of its."""
+        ...
+
+
+class Validator:
+    """Walks the given paths; collects violations in ``self.violations``. ``formats``: the
+    output features the front end lists, each asked for its files."""
+
+    def __init__(
+        self, base: Place | None, check_xml: XmlCheck, formats: Sequence[FileFormats] = ()
+    ) -> None:
         self.base = base
         self.check_xml = check_xml
+        self.formats = formats
         self.violations: list[Violation] = []
         self.visited: set[Path] = set()
         self.clusters = ClusterSet()  # every urlset's hreflang clusters, for reciprocity
@@ -76,21 +87,28 @@ class Validator:
     def check_path(self, path: Path) -> None:
         if path.is_dir():
             self._check_directory(path)
-        elif path.is_file() and path.name == LLMS_TXT:
-            self.violations.extend(check_llms_txt_file(path, str(path)))
+        elif path.is_file() and (found := self._own_file(path)) is not None:
+            self.violations.extend(found)
         elif path.is_file():
             # A file given by itself is served from base_url's directory: that is its place.
             self._check_file(path, str(path), self.base, None)
         else:
             self._report(str(path), None, "no such file or directory")
 
+    def _own_file(self, path: Path) -> list[Violation] | None:
+        """The violations of a file an output feature writes (None: none writes it)."""
+        for output in self.formats:
+            if (found := output.validate(path)) is not None:
+                return found
+        return None
+
     def _check_directory(self, directory: Path) -> None:
         entries = [directory / name for name in ("sitemap.xml", "sitemap.txt")]
         entries = [entry for entry in entries if entry.is_file()]
         more = directory.glob("sitemap-index-*.xml")
         entries += sorted(more, key=lambda entry: natural_key(entry.name))
-        for llms in llms_txt_files(directory):
-            self.violations.extend(check_llms_txt_file(llms, str(llms)))
+        for output in self.formats:
+            self.violations.extend(output.validate(directory) or ())
         if not entries:
             self._report(str(directory), None, "no sitemap.xml or sitemap.txt in this directory")
             return

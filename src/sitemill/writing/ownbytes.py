@@ -7,12 +7,9 @@
 # - a sitemap (a child, an index: sitemill's own names, a group's child): its bytes' MD5 is the
 #   one sitemill's record holds for that name (``digests`` in the state, taken when it wrote them).
 #   No record, no proof: the file stays (an earlier sitemill's state kept none in a tree).
-# - llms.txt: the recorded MD5, and sitemill's mark where it writes it (llms.files).
-# - llms-full.txt: the recorded MD5, and the head sitemill writes for this site (its name, the
-#   line naming this site's sitemap, the mark: llms.full).
-# - a Markdown twin: the recorded MD5, and its whole text in the form sitemill writes
-#   (llms.twins: ``# Title``, a blank line, the mark, the page's Markdown, one final LF). A user's
-#   Markdown that quotes the mark on a line of its own is not in that form, and stays.
+# - an output feature's file (llms.txt, llms-full.txt, a Markdown twin: sitemill.outputs): the
+#   recorded MD5, and the form the feature writes there, as the feature proves it (its own_file:
+#   the llms files' mark, llms-full.txt's head for this site, a twin whole in its form).
 # - a generator's sitemap that goes with the one sitemill replaces (writing.takeover, the
 #   ``replaced`` claim): its root element is urlset or sitemapindex in the sitemaps.org namespace
 #   (writing.sitemapfile). Those files are not sitemill's, and are deleted only because they
@@ -31,10 +28,19 @@
 from __future__ import annotations
 
 import hashlib
-from pathlib import PurePosixPath
+from collections.abc import Iterable
+from typing import Protocol
 
-from sitemill.filenames.outputs import LLMS_FULL, LLMS_TXT, MARKDOWN_SUFFIX
 from sitemill.writing.sitemapfile import HEAD_BYTES, sitemap_root
+
+
+class OwnFiles(Protocol):
+    """An output feature's part in a deletion (sitemill.outputs): what proves a file its own."""
+
+    def own_file(self, name: str, data: bytes, base_url: str) -> bool | None:
+        """Whether ``data``, at ``name`` and with the MD5 sitemill recorded for it, is in the
+        form the feature writes there (``base_url``: the site's); None: no name of its."""
+        ...
 
 
 def may_delete(
@@ -44,12 +50,14 @@ def may_delete(
     *,
     base_url: str = "",
     replaced: bool = False,
+    outputs: Iterable[OwnFiles] = (),
 ) -> bool:
     """Whether ``data``, the bytes of the file at ``name`` now (None: gone or not readable),
     prove sitemill may delete it (the rules in the module's comment). ``recorded``: the MD5
     sitemill's record holds for ``name`` (None: none); ``base_url``: the site's, which
-    llms-full.txt names; ``replaced``: a generator's sitemap that goes with the one sitemill
-    replaces in this run."""
+    an output feature's file names; ``replaced``: a generator's sitemap that goes with the one
+    sitemill replaces in this run; ``outputs``: the output features the run lists, each
+    asked whether ``name`` is one of its files and its bytes in its form."""
     if data is None:
         return False
     if replaced:
@@ -60,8 +68,7 @@ def may_delete(
         return True
     if recorded is None or hashlib.md5(data, usedforsecurity=False).hexdigest() != recorded:
         return False
-    if PurePosixPath(name).name == LLMS_TXT or name == LLMS_FULL or name.endswith(MARKDOWN_SUFFIX):
-        from sitemill.llms.ownership import proves_llms_file  # (llms.txt's kin: their form)
-
-        return proves_llms_file(name, data, base_url)
+    for output in outputs:
+        if (proven := output.own_file(name, data, base_url)) is not None:
+            return proven
     return True

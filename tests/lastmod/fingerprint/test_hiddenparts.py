@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sitemill.lastmod.fingerprint.digest import fingerprint_html
+from sitemill.lastmod.fingerprint.versions import FINGERPRINT_VERSION
 
 URL = "https://docs.example.org/guide/"
 
@@ -21,7 +22,7 @@ def page(extra: str) -> bytes:
     ).encode()
 
 
-def fingerprint(data: bytes, version: int = 7) -> str:
+def fingerprint(data: bytes, version: int = FINGERPRINT_VERSION) -> str:
     return fingerprint_html(data, version=version, url=URL)
 
 

@@ -212,6 +212,21 @@ def test_a_memo_pickles_empty() -> None:
     assert len(pickle.dumps(memo)) < 200
 
 
+def test_a_page_reduced_with_memos_sharing_pages_is_reduced_once() -> None:
+    # (issue 79's cost) A run's fingerprint and its template pass reduce the same page with
+    # LineMemos of their own; with one PageMemo between them, the second is the first's, and
+    # the PageMemo holds the newest pages up to its bound and pickles empty.
+    pages = linememo.PageMemo(limit=3 * len(reduce_html(VERSIONS[0])))
+    first, second = LineMemo(pages), LineMemo(pages)
+    with mock.patch.object(reduction, "reduce_markup", wraps=reduction.reduce_markup) as made:
+        assert reduce_html(VERSIONS[0], memo=first) == reduce_html(VERSIONS[0], memo=second)
+        assert made.call_count == 1
+        for version in (*VERSIONS[1:], VERSIONS[0]):
+            assert reduce_html(version, memo=second) == reduce_html(version)
+    assert made.call_count == 1 + 2 * len(VERSIONS)  # (VERSIONS[0] pushed out, reduced again)
+    assert pickle.loads(pickle.dumps(pages)).get(next(iter(pages._held))) is None
+
+
 MB = 1024 * 1024
 
 

@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 from sitemill.lastmod.fingerprint.digest import fingerprint_html
+from sitemill.lastmod.fingerprint.versions import FINGERPRINT_VERSION
 
 BASE = "https://blog.example.org"
 CLOUD = (
@@ -38,7 +39,9 @@ def post(panel: str = RECENT + CLOUD, body: str = PROSE, title: str = "Box Three
     ).encode()
 
 
-def fingerprint(page: bytes, version: int = 7, path: str = "/posts/box-three/") -> str:
+def fingerprint(
+    page: bytes, version: int = FINGERPRINT_VERSION, path: str = "/posts/box-three/"
+) -> str:
     return fingerprint_html(page, version=version, url=BASE + path)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from sitemill.lastmod.fingerprint import listpages
 from sitemill.lastmod.fingerprint.digest import fingerprint_html, reduce_html
 
 BASE = "https://example.com/"
@@ -139,3 +140,25 @@ def test_the_pagers_count_moves_a_paginated_page_no_more(path: str) -> None:
 def test_a_count_on_a_page_without_that_number_stays() -> None:
     for url in (BASE + "page-list/2/index.html", BASE + "about/index.html"):
         assert fingerprints(pager(5), url)[1] != fingerprints(pager(6), url)[1]
+
+
+def test_a_link_repeated_on_every_version_of_a_page_is_followed_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A list page's links are its template's: the census and the walk reduce the same page's
+    # versions again and again, each holding the same links. Whether a link leads on is asked
+    # of each (link, page) once, not once a link a version (same reduction either way).
+    followed: list[tuple[str, str]] = []
+    real = listpages.targets.follow
+
+    def counted(value: str, url: str) -> str | None:
+        followed.append((value, url))
+        return real(value, url)
+
+    monkeypatch.setattr(listpages.targets, "follow", counted)
+    url = BASE + "categories/followed-once/index.html"
+    entries = [entry(path, title, date) for path, title, date in POSTS]
+    first = reduce_html(tag_page(entries * 20), url=url)
+    again = reduce_html(tag_page(entries * 20), url=url)
+    assert first == again
+    assert 0 < len(followed) == len(set(followed)), followed

@@ -82,7 +82,7 @@ def leaves(data: bytes, version: int = FINGERPRINT_VERSION, url: str = URL) -> l
 
 
 def test_the_json_ld_is_read_as_sorted_leaves_less_dates_context_and_self_targets() -> None:
-    assert leaves(BASE) == [
+    assert leaves(BASE, 9) == [
         "@type=BlogPosting",
         "author.@type=Person",
         "author.name=Ann Lee",
@@ -185,8 +185,11 @@ def test_a_target_is_spelled_as_a_links_and_one_elsewhere_counts() -> None:
 
 def test_json_ld_counts_wherever_it_stands_and_only_json_ld() -> None:
     # The breadcrumbs stand after <main>, outside the region: they count all the same.
-    other = {**CRUMBS, "itemListElement": CRUMBS["itemListElement"][:1]}
+    # (from version 10 a crumb that names the page itself restates it: the list's own name here)
+    other = {**CRUMBS, "name": "Where this post stands"}
     assert fingerprint(page(posting(), other)) != fingerprint(BASE)
+    fewer = {**CRUMBS, "itemListElement": CRUMBS["itemListElement"][:1]}
+    assert fingerprint(page(posting(), fewer), 9) != fingerprint(BASE, 9)
     no_crumbs = page(posting(), None)
     plain = BASE.replace(b"type=application/ld+json", b"type=application/json")
     script = f"<script type=application/ld+json>{json.dumps(CRUMBS)}</script>".encode()
@@ -301,19 +304,26 @@ def test_json_ld_that_restates_the_page_adds_nothing_from_version_7() -> None:
     second = docusaurus_post("pump", "Tuning the garden pump", "The pump ran dry twice in May.")
     third = docusaurus_post("pump", "Tuning the garden pump", "The pump ran dry.", blog="News")
     url = "https://example.org/blog/{}".format
-    assert leaves(first, 7, url("tea")) == leaves(second, 7, url("pump"))
-    assert leaves(second, 7, url("pump")) == leaves(third, 7, url("pump"))
-    assert leaves(first, 7, url("tea")) == [
+    # (version 7, the first to read so, is no longer computable: version 10, issue 79)
+    assert leaves(first, 8, url("tea")) == leaves(second, 8, url("pump"))
+    assert leaves(second, 8, url("pump")) == leaves(third, 8, url("pump"))
+    assert leaves(first, 8, url("tea")) == [
         "@type=BlogPosting",
         "author.@type=Person",
         "author.name=Ann Lee",
         "author.url=https://github.com/annlee",
     ]
-    assert leaves(first, 9, url("tea")) == leaves(first, 7, url("tea"))
+    assert leaves(first, 9, url("tea")) == leaves(first, 8, url("tea"))
+    assert leaves(first, url=url("tea")) == leaves(third, url=url("pump"))  # (version 10: types)
+    assert leaves(first, url=url("tea")) == [
+        "author.name=Ann Lee",
+        "author.url=https://github.com/annlee",
+    ]
 
 
-def test_json_ld_that_says_something_new_still_counts_in_version_7() -> None:
+@pytest.mark.parametrize("version", [8, FINGERPRINT_VERSION])
+def test_json_ld_that_says_something_new_still_counts_from_version_7(version: int) -> None:
     renamed = posting(author=[{"@type": "Person", "name": "Bo Chen"}])
-    assert fingerprint(page(renamed), 7) != fingerprint(BASE, 7)
-    assert "description=Water below boiling, two minutes." in leaves(BASE, 7)
-    assert "itemListElement.name=Posts" not in leaves(BASE, 7)  # (a crumb: another page's)
+    assert fingerprint(page(renamed), version) != fingerprint(BASE, version)
+    assert "description=Water below boiling, two minutes." in leaves(BASE, version)
+    assert "itemListElement.name=Posts" not in leaves(BASE, version)  # (a crumb: another page's)

@@ -156,3 +156,66 @@ def test_with_a_pool_the_stops_the_walk_left_are_named_by_its_workers(
         assert dated(repo, pool) == alone
     assert alone[0] == {path: unix(T2 if "beta" in path else T1) for path in blog()}
     assert started == []  # (in this process; the workers read the blobs)
+
+
+def test_a_first_run_reduces_no_version_twice(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The theme's release renames every post's title at T2; beta's own words change at T3, a
+    # commit of its own. beta's walk reduces its T2 version (the one before its tip) and stops
+    # at T3, a stop worth no name there; the others stop at T2, a site-wide edit whose commit's
+    # census names beta's edit at T2 too. Before: the walk handed back only the older version
+    # of a stop it named, and the census reduced beta's T2 version a second time.
+    repo = make_repo(tmp_path / "site")
+    commit(repo, blog(), T1)
+    commit(repo, blog("Notes 1.1"), T2)
+    commit(repo, blog("Notes 1.1", edited="beta"), T3)
+    paths = sorted(blog())
+    fingerprint = partial(digest.fingerprint_reduced, base=BASE, memo=digest.LineMemo())
+    current = {path: fingerprint(path, (repo / path).read_bytes())[0] for path in paths}
+    reduced: Counter[tuple[bytes, str]] = Counter()
+    reduce_html = digest.reduce_html
+
+    def counted(data: bytes, *args: Any, **kwargs: Any) -> str:
+        reduced[data, kwargs.get("url", "")] += 1
+        return reduce_html(data, *args, **kwargs)
+
+    monkeypatch.setattr(digest, "reduce_html", counted)
+    reduce = partial(digest.reduce_file, base=BASE)
+    found = read_file_versions(repo, paths)
+    dates = date_by_content(found, fingerprint, current, reducing=Reducing(reduce)).dates
+
+    assert dates == {path: unix(T3 if "beta" in path else T1) for path in paths}
+    beta = blog("Notes 1.1")["blog/beta/index.html"].encode()
+    assert reduced[beta, f"{BASE}blog/beta/index.html"] == 1  # (the walk's, named by the census)
+    assert set(reduced.values()) == {1}, reduced.most_common(3)
+
+
+def test_a_first_run_reduces_the_work_tree_s_pages_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Each post stops at its tip (the theme's release, beta's own words), a commit the
+    # template pass names in this process: the tip's blob is the work tree's page, which the
+    # run read and reduced for its fingerprint. Before: the template pass reduced each tip a
+    # second time (linememo.PageMemo: the run's pages reduced, by their bytes).
+    repo = make_repo(tmp_path / "site")
+    commit(repo, blog(), T1)
+    commit(repo, blog("Notes 1.1", edited="beta"), T2)
+    reduced: Counter[tuple[bytes, str]] = Counter()
+    reduce_markup = digest.reduction.reduce_markup
+
+    def counted(data: bytes, *args: Any, **kwargs: Any) -> str:
+        reduced[data, kwargs.get("url", "")] += 1
+        return reduce_markup(data, *args, **kwargs)
+
+    monkeypatch.setattr(digest.reduction, "reduce_markup", counted)
+    sink = MemorySink()
+    build_from_tree(load_config({"base_url": BASE, "lastmod": "git", "workers": 1}), repo, sink)
+
+    sitemap = sink.files["sitemap.xml"].decode()
+    for post in POSTS:
+        when = lastmod_from_timestamp(unix(T2 if post == "beta" else T1), Precision.DATETIME)
+        assert f"<loc>{BASE}blog/{post}/</loc><lastmod>{when}</lastmod>" in sitemap
+    tips = {data.encode() for data in blog("Notes 1.1", edited="beta").values()}
+    assert sum(count for (data, _), count in reduced.items() if data in tips) == len(POSTS)
+    assert set(reduced.values()) == {1}, reduced.most_common(3)

@@ -10,8 +10,9 @@ import re
 from typing import Final, TypedDict, Unpack
 
 from sitemill.lastmod.fingerprint import reduction
-from sitemill.lastmod.fingerprint.linememo import LineMemo
-from sitemill.lastmod.fingerprint.structureddata import Said, structured_data
+from sitemill.lastmod.fingerprint.linememo import LineMemo, PageMemo, page_digest_key
+from sitemill.lastmod.fingerprint.restated import Said
+from sitemill.lastmod.fingerprint.structureddata import structured_data
 from sitemill.lastmod.fingerprint.targetmarks import ASSET_EXTENSIONS, escape_kept_values
 from sitemill.lastmod.fingerprint.versions import (
     EARLIER_VERSIONS,
@@ -29,6 +30,7 @@ __all__ = [
     "HTML_SUFFIXES",
     "MAX_FINGERPRINT_BYTES",
     "LineMemo",
+    "PageMemo",
     "file_url",
     "fingerprint_bytes",
     "fingerprint_file",
@@ -65,7 +67,7 @@ _BESIDE_UNSPACED: Final = re.compile(rf"\s(?:(?<=[{_UNSPACED}]\s)\s*|\s*(?=[{_UN
 _UTF8_BOM: Final = b"\xef\xbb\xbf"
 _PLUS_SIGNS: Final = 16  # looked at one by one before a page is searched for "ld+json"
 DIGEST_SIZE: Final = 16  # bytes of BLAKE2b: 32 hex digits
-_COMPUTABLE: Final = frozenset({FINGERPRINT_VERSION, *EARLIER_VERSIONS})  # (7, 8 and 9)
+_COMPUTABLE: Final = frozenset({FINGERPRINT_VERSION, *EARLIER_VERSIONS})  # (8, 9 and 10)
 
 
 def fingerprint_bytes(data: bytes) -> str:
@@ -109,7 +111,7 @@ def fingerprint_html(
     footers and sidebars) is left out wherever it stands (fingerprint.regionselect); self-dates
     and empty descriptions are left out, and link and image targets are spelled as a reader
     follows them from the page's URL (fingerprint.targets). ``version``: FINGERPRINT_VERSION, or
-    one of EARLIER_VERSIONS (7, 8), to compare with what a state of an earlier sitemill
+    one of EARLIER_VERSIONS (8, 9), to compare with what a state of an earlier sitemill
     remembers.
     """
     return fingerprint_html_reduced(data, ignore, version, **reading)[0]
@@ -222,16 +224,22 @@ def reduce_html(
 ) -> str:
     """What fingerprint_html hashes (less the white space _SPACING leaves out): the page's text
     with its marked link and image targets; with ``main``, only the title, the meta description
-    and the main region (fingerprint.reduction); from version 6, then its JSON-LD, wherever it
-    stands (fingerprint.structureddata). ``version``: 6 or 7 (a ValueError else)."""
+    and the main region (fingerprint.reduction); then its JSON-LD, wherever it stands
+    (fingerprint.structureddata). ``version``: 8, 9 or 10 (a ValueError else)."""
     if version not in _COMPUTABLE:
         raise ValueError(f"fingerprint version {version} is not computable: {sorted(_COMPUTABLE)}")
     url = reading.get("url", "")
-    page, data = data, escape_kept_values(data)  # (a raw "<" in a link's, image's or meta value)
     main, memo = reading.get("main", True), reading.get("memo")
+    key = None if memo is None else page_digest_key(data, ignore, version, main, url)
+    if memo is not None and key is not None and (found := memo.pages.get(key)) is not None:
+        return found  # (a page reduced before in this process: linememo.PageMemo)
+    page, data = data, escape_kept_values(data)  # (a raw "<" in a link's, image's or meta value)
     reduced = reduction.reduce_markup(data, ignore, version, main=main, memo=memo, url=url)
     structured = _structured_data(page, ignore, url, reduced, version)
-    return reduced + structured if structured else reduced
+    reduced = reduced + structured if structured else reduced
+    if memo is not None and key is not None:
+        memo.pages.add(key, reduced)
+    return reduced
 
 
 def _structured_data(
@@ -245,7 +253,7 @@ def _structured_data(
     text = data.removeprefix(_UTF8_BOM).decode("utf-8", "replace")
     for pattern in ignore:
         text = pattern.sub("", text)
-    return structured_data(text, url, Said(reduced))
+    return structured_data(text, url, Said(reduced), version)
 
 
 def _has_json_ld(data: bytes) -> bool:

@@ -15,6 +15,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import compress, repeat
@@ -37,6 +38,9 @@ _RESULTS: Final = 256  # pages' results a LineMemo holds at most (a walk needs t
 # starts over. Each worker process holds one: at 8 MiB a 5,000-page tree reads as fast as at
 # 32 and one process peaks at 42 MB instead of 73 (benchmarks/README.md, tree-pool-5k).
 MEMO_CHARS: Final = 8 * 1024 * 1024
+# Characters of whole pages' reductions a process's PageMemo holds (the newest): a first run's
+# work tree and the versions of its walk around the tip (doxygen's 536 pages: 9 Mi).
+PAGE_CHARS: Final = 16 * 1024 * 1024
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,14 +60,52 @@ class Lines:
         return "".join(filter(None, self.notes)) + self.tail_notes
 
 
+class PageMemo:
+    """Whole pages' reductions by their bytes' digest and what else the reduction depends on,
+    the newest kept while they hold at most ``limit`` characters (issue 79): a page version
+    read twice in one run (the work tree's page, fingerprinted, then its blob at the tip where
+    a commit's census names the edit there, history.templateedits) is reduced once. One for
+    a run, shared by the LineMemos of its process (jobs.treehistory); pickled empty."""
+
+    __slots__ = ("_held", "_limit", "_size")
+
+    def __init__(self, limit: int = PAGE_CHARS) -> None:
+        self._held: dict[tuple[object, ...], str] = {}
+        self._size, self._limit = 0, limit
+
+    def __getstate__(self) -> dict[str, object]:
+        return {}
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        self.__init__()  # type: ignore[misc]
+
+    def get(self, key: tuple[object, ...]) -> str | None:
+        return self._held.get(key)
+
+    def add(self, key: tuple[object, ...], reduction: str) -> None:
+        if key in self._held or len(reduction) > self._limit:
+            return
+        self._held[key] = reduction
+        self._size += len(reduction)
+        while self._size > self._limit:  # (the oldest first)
+            self._size -= len(self._held.pop(next(iter(self._held))))
+
+
+def page_digest_key(data: bytes, *reading: object) -> tuple[object, ...]:
+    """A page's key in a PageMemo: its bytes' digest (16 bytes of BLAKE2b) and ``reading``."""
+    return (hashlib.blake2b(data, digest_size=16).digest(), *reading)
+
+
 class LineMemo:
     """Lines (as bytes) with their reductions and notes, for one kind of reduction each
     (``scope``: the content scope); bounded by MEMO_CHARS. Pickled empty: a worker process
-    starts its own."""
+    starts its own. ``pages``: whole pages reduced (PageMemo), this one's own or a run's,
+    shared with the LineMemos of its other readings of the same pages."""
 
-    __slots__ = ("_digests", "_size", "_tables", "results")
+    __slots__ = ("_digests", "_size", "_tables", "pages", "results")
 
-    def __init__(self) -> None:
+    def __init__(self, pages: PageMemo | None = None) -> None:
+        self.pages = PageMemo() if pages is None else pages
         self._tables: dict[object, tuple[dict[bytes, str], dict[bytes, str]]] = {}
         self._size = 0
         # What the caller made of pages, by what it depends on (fingerprint.reduction: a page whose

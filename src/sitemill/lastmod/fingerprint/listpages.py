@@ -25,6 +25,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Final
 from urllib.parse import urlsplit
 
@@ -131,6 +132,7 @@ def _alone(piece: str) -> bool:
     return _ALONE.fullmatch(piece.strip()) is not None
 
 
+@lru_cache(maxsize=1 << 14)  # (a page's links are its template's: the same on every version read)
 def _leads_on(mark: str | None, url: str) -> bool:
     """Whether ``mark`` (a mark's kind and value) is a link to another page: of the site, or
     on another host (a site whose links named the host it moved from; a list of other sites'

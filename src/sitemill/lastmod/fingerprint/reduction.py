@@ -60,10 +60,10 @@ def reduce_markup(
     after): the page's text with its marked link and image targets;
     with ``main``, only the title, the meta description and the main region less its furniture
     (fingerprint.regionselect); targets spelled as a reader follows them from ``url``
-    (fingerprint.targets). ``version``: 7, 8 or 9 (fingerprint.versions). ``memo``: lines reduced
+    (fingerprint.targets). ``version``: 8, 9 or 10 (fingerprint.versions). ``memo``: lines reduced
     before (the same result, line by line: fingerprint.linememo)."""
     raw = data.removeprefix(_UTF8_BOM)
-    raw = leave_out_hidden(raw, tab_panels=version >= 8)  # (what no reader sees; tab panels: 8)
+    raw = leave_out_hidden(raw)  # (what no reader sees: a tab panel's seen by choosing its tab)
     if version >= 9:  # (a comment parts no words: join_around_comments)
         raw = join_around_comments(raw)
     if memo is not None and raw.count(b"\n", 0, _LINES_SEEN) >= _MEMO_LINES:
@@ -219,15 +219,6 @@ def _role_passes(names: tuple[str, ...]) -> Passes:
 
 _HIDING: Final = re.compile(rb"hidden|display|visibility", re.IGNORECASE)
 _START_TAG: Final = re.compile(rb"<([a-zA-Z][^\t\n\f\r />]*)([^>]*)>")
-_HIDDEN_ATTRIBUTE: Final = re.compile(
-    rb"""[\t\n\f\r /]hidden(?:[\t\n\f\r ]*=[\t\n\f\r ]*("[^"]*"|'[^']*'|[^\t\n\f\r >]*))?
-    (?=[\t\n\f\r />]|\Z)""",
-    re.IGNORECASE | re.VERBOSE,
-)
-_STYLE: Final = re.compile(
-    rb"""[\t\n\f\r /]style[\t\n\f\r ]*=[\t\n\f\r ]*("[^"]*"|'[^']*'|[^\t\n\f\r >]*)""",
-    re.IGNORECASE,
-)
 # A start tag's attribute, its name and value as a browser's tokenizer reads them (from v8).
 _ATTRIBUTE: Final = re.compile(
     rb"""([^\t\n\f\r /=>][^\t\n\f\r />=]*)
@@ -241,15 +232,14 @@ _HIDING_STYLE: Final = re.compile(
 _WORDS: Final = (b"hidden", b"display", b"visibility")  # (none overlaps itself or another)
 _VOID: Final = frozenset(b"area base br col embed hr img input link meta source track wbr".split())
 # Start tags' attributes judged (_hides), by their bytes: a template's tags are the same on every
-# page. Forgotten past this many. One memory a reading: version 7's, and 8's (tab panels shown).
+# page. Forgotten past this many.
 _JUDGED: dict[bytes, bool] = {}
-_JUDGED_TAB_PANELS: dict[bytes, bool] = {}
 _JUDGED_REMEMBERED: Final = 4096
 
 
-def leave_out_hidden(data: bytes, *, tab_panels: bool = False) -> bytes:
-    """``data`` (a page's bytes) with each hidden element (see above) a space; with
-    ``tab_panels`` (version 8), a hidden tab panel kept. Each place one of
+def leave_out_hidden(data: bytes) -> bytes:
+    """``data`` (a page's bytes) with each hidden element (see above) a space, a hidden tab
+    panel kept (from version 8; version 7's reading is no longer computable). Each place one of
     the words stands is judged in the start tag opened by the last "<" before it: the places up
     to the next "<" are judged alike, so each stretch between two "<" is judged once, and each
     start tag's attributes once a process (a CSS block full of ``display`` costs one search)."""
@@ -261,12 +251,7 @@ def leave_out_hidden(data: bytes, *, tab_panels: bool = False) -> bytes:
     while place >= 0:
         opening = data.rfind(b"<", done, place)
         tag = _START_TAG.match(data, opening) if opening >= 0 else None
-        if (
-            tag is None
-            or tag.end() <= place
-            or not _judged(tag[2], tab_panels=tab_panels)
-            or _in_code(lowered, opening)
-        ):
+        if tag is None or tag.end() <= place or not _judged(tag[2]) or _in_code(lowered, opening):
             following = data.find(b"<", place)  # (the next stretch: judged by another tag)
             place = -1 if following < 0 else words.next(following)
             continue
@@ -303,32 +288,17 @@ class _Places:
         return first
 
 
-def _judged(attributes: bytes, *, tab_panels: bool) -> bool:
-    """_hides, remembered by the attributes' bytes (apart for each reading of tab panels)."""
-    judged = _JUDGED_TAB_PANELS if tab_panels else _JUDGED
-    hides = judged.get(attributes)
+def _judged(attributes: bytes) -> bool:
+    """_hides, remembered by the attributes' bytes."""
+    hides = _JUDGED.get(attributes)
     if hides is None:
-        if len(judged) >= _JUDGED_REMEMBERED:
-            judged.clear()
-        hides = judged[attributes] = _hides_apart(attributes) if tab_panels else _hides(attributes)
+        if len(_JUDGED) >= _JUDGED_REMEMBERED:
+            _JUDGED.clear()
+        hides = _JUDGED[attributes] = _hides(attributes)
     return hides
 
 
 def _hides(attributes: bytes) -> bool:
-    """Whether a start tag's ``attributes`` hide its element (see above), as version 7 reads
-    them: ``hidden`` found anywhere, also in a value (``class="a hidden b"``, ``href=/hidden``)."""
-    if _HIDING.search(attributes) is None:
-        return False
-    hidden = _HIDDEN_ATTRIBUTE.search(attributes)
-    if hidden is not None:
-        value = (hidden[1] or b"").strip(b"\"'").strip().lower()
-        if value != b"until-found":
-            return True
-    style = _STYLE.search(attributes)
-    return style is not None and _HIDING_STYLE.search(style[1].strip(b"\"'")) is not None
-
-
-def _hides_apart(attributes: bytes) -> bool:
     """Whether a start tag's ``attributes``, read one by one (the first of a name counts), hide
     its element (see above) from fingerprint version 8: a tab panel's never do."""
     if _HIDING.search(attributes) is None:

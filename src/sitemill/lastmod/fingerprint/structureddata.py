@@ -6,6 +6,8 @@
 # theirs), so that re-indenting the JSON or reordering its keys moves nothing. Left out:
 #
 # - ``@context`` (the vocabulary, not the page), blank nodes' ids (``_:b0``), null and "";
+#   from version 10 each ``@type`` value too: a term of that vocabulary (schema.org's BlogPosting,
+#   ListItem, Person), which names what kind of thing a node is and no word a reader sees;
 # - dates: a value in ISO 8601's shape, a date with or without its time and zone (2024-03-09,
 #   2024-03-09T10:00:00+01:00, Hugo's 2024-03-09 10:00:00 +0000 UTC), whatever its key, and any
 #   value with a digit under a key named with "date" (datePublished, uploadDate, a
@@ -25,6 +27,16 @@
 # pages only by those values (a generator upgrade that writes BlogPosting, Blog and BreadcrumbList
 # JSON-LD into every page) is one edit on every page: template (history.templateedits).
 #
+# From version 10 (issue 79), two more restatements (fingerprint.restated): a node inside another
+# that names the page itself (its ``url``, ``item`` or ``@id`` without a fragment leads to it: the
+# page's own crumb in its BreadcrumbList, the WebPage an article is mainEntityOfPage of) is a
+# reference to the page, as a link to the page itself is none, whole: its title and URL are the
+# page's, its position the list's; and a node whose every value the page shows (a post's byline
+# written again as its author's node) says nothing beyond it. A script's own nodes (its top, its
+# array's items, its @graph's members) say what the page is: one that names the page keeps its
+# other values. On archcraft's Docusaurus 3.8 upgrade each page was left with what only its kind
+# of page got (a post its author's node, a doc its crumb's position, a blog list its type).
+#
 # What most pages of a site share (the WebSite and Organization nodes, the publisher's logo) is the
 # template's in a git history as any block most pages carry is: an edit of those leaves made on
 # most pages of a commit is template (history.templateedits). Each leaf is one token there.
@@ -39,19 +51,18 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Final
 
-from sitemill.lastmod.fingerprint.excerpts import MIN_LETTERS, letters
+from sitemill.lastmod.fingerprint.restated import Said
 from sitemill.lastmod.fingerprint.taggrammar import ATTRS, COMMENT, END, NAME_END
 from sitemill.lastmod.fingerprint.targetmarks import (
     MARK_EDGE,
-    TITLE_END,
     attribute_value,
-    descriptions,
     without_cache_buster,
 )
 from sitemill.lastmod.fingerprint.targets import follow
-from sitemill.lastmod.fingerprint.titleparts import split_title
+from sitemill.lastmod.fingerprint.versions import FINGERPRINT_VERSION
 
 # A script of more characters counts as nothing (a page's own data is a few kilobytes).
 MAX_SCRIPT_CHARS: Final = 512 * 1024
@@ -80,51 +91,42 @@ _DIGIT: Final = re.compile(r"\d")
 # The keys by which a node names the page it stands for (an @id only without a fragment: with
 # one it names a node, "#organization").
 _PAGE_KEYS: Final = ("url", "item", "@id")
-
-
-class Said:
-    """What the page says already (version 7), from its reduction: its title's parts and
-    descriptions as letters, and its kept text's letters, read once when first asked."""
-
-    def __init__(self, reduced: str) -> None:
-        title, ended, rest = reduced.partition(TITLE_END)
-        if not ended:
-            title, rest = "", reduced
-        self.short = {letters(part) for part in (title, *split_title(title))}
-        self.short.update(letters(mark[2:-1]) for mark in descriptions(rest))
-        self.short.discard("")
-        self._reduced = reduced
-        self._letters: str | None = None
-
-    def restates(self, value: str) -> bool:
-        """Whether the text ``value`` is the page's title, a part of it, a description of it,
-        or a sentence's worth of its kept text."""
-        own = letters(value)
-        if not own:
-            return False
-        if own in self.short:
-            return True
-        if len(own) < MIN_LETTERS:
-            return False
-        if self._letters is None:
-            self._letters = letters(self._reduced)
-        return own in self._letters
+# The paths of a script's own nodes (its top, its array's items, its @graph's members): any other
+# node stands inside another (version 10: one that names the page itself is a reference to it).
+_TOP_PATHS: Final = ("", "@graph")
 
 
 class _TooDeep(Exception):
     """A script nested deeper than MAX_STRUCTURED_DEPTH: it counts as nothing."""
 
 
-def structured_data(text: str, url: str, said: Said | None = None) -> str:
+@dataclass(frozen=True, slots=True)
+class _Page:
+    """The page a script is read on: its URL, what it says already (version 7: None reads
+    nothing as restated), the fingerprint version."""
+
+    url: str
+    said: Said | None
+    version: int
+
+
+# A leaf: its path, its value, whether the value is a target (a URL spelled as a link's).
+_Leaf = tuple[str, str, bool]
+
+
+def structured_data(
+    text: str, url: str, said: Said | None = None, version: int = FINGERPRINT_VERSION
+) -> str:
     """The JSON-LD of the page ``text`` at ``url`` as marks (see above), "" if it has none;
-    with ``said`` (version 7), less what restates the page."""
+    with ``said`` (version 7), less what restates the page, by fingerprint ``version``."""
     marks: list[str] = []
+    page = _Page(url, said, version)
     for found in _SCRIPT.finditer(text):
         body = found["body"]
         if body is None or not _is_json_ld(found["type"]):
             continue
-        leaves = _leaves(body.strip(), url, said)
-        marks.extend(f"{MARK_EDGE}{KIND}{leaf}{MARK_EDGE}" for leaf in leaves)
+        leaves = _leaves(body.strip(), page)
+        marks.extend(f"{MARK_EDGE}{KIND}{path}={value}{MARK_EDGE}" for path, value, _ in leaves)
     return "".join(marks)
 
 
@@ -137,43 +139,47 @@ def _is_json_ld(value: str | None) -> bool:
     return bare.strip("\t\n\f\r ").lower() == MEDIA_TYPE
 
 
-def _leaves(body: str, url: str, said: Said | None) -> list[str]:
+def _leaves(body: str, page: _Page) -> list[_Leaf]:
     """The leaves of a script's JSON (see above), none where it is not JSON or too big."""
     if not body or len(body) > MAX_SCRIPT_CHARS:
         return []
     try:  # (numbers as written: no conversion of a hostile number of digits)
         data = json.loads(body, parse_int=str, parse_float=str, parse_constant=str)
-        return list(_walk(data, "", "", (url, said), 0))
+        return list(_walk(data, "", "", page, 0))
     except (ValueError, RecursionError, _TooDeep):
         return []
 
 
-def _walk(
-    node: object, path: str, key: str, page: tuple[str, Said | None], depth: int
-) -> Iterator[str]:
-    """The leaves under ``node`` at ``path`` (``key``: its own key), in order; ``page``: the
-    page's URL and, from version 7, what it says already."""
+def _walk(node: object, path: str, key: str, page: _Page, depth: int) -> Iterator[_Leaf]:
+    """The leaves under ``node`` at ``path`` (``key``: its own key), in order, on ``page``."""
     if depth > MAX_STRUCTURED_DEPTH:
         raise _TooDeep
-    url, said = page
+    said = page.said
     if isinstance(node, dict):
-        if said is not None and _stands_for_another_page(node, url):
+        if said is not None and _names_a_page(node, page, inside=path not in _TOP_PATHS):
             return
-        found: list[str] = []
+        found: list[_Leaf] = []
         for name in sorted(node):
             if name == "@context":
                 continue
             clean = " ".join(name.replace(MARK_EDGE, " ").split())
             inner = f"{path}.{clean}" if path else clean
             found.extend(_walk(node[name], inner, name, page, depth + 1))
+        if said is not None and page.version >= 10 and found and _all_shown(found, said):
+            return
         yield from found
     elif isinstance(node, list):
         for item in node:
             yield from _walk(item, path, key, page, depth + 1)
     else:
-        value = _value(node, key, url)
+        value = _value(node, key, page)
         if value and not (said is not None and _restated(value, key, said)):
-            yield f"{path}={value}"
+            yield path, value, key == "@id" or _URL.match(value) is not None
+
+
+def _all_shown(leaves: list[_Leaf], said: Said) -> bool:
+    """Whether the page shows every leaf of a node (version 10: see above)."""
+    return all(said.shows(value, target=target) for _, value, target in leaves)
 
 
 def _restated(value: str, key: str, said: Said) -> bool:
@@ -182,30 +188,36 @@ def _restated(value: str, key: str, said: Said) -> bool:
     return key not in ("@type", "@id") and not _URL.match(value) and said.restates(value)
 
 
-def _stands_for_another_page(node: dict[str, object], url: str) -> bool:
-    """Whether a JSON-LD ``node`` stands for a page of the site other than the page at ``url``
-    (see above)."""
+def _names_a_page(node: dict[str, object], page: _Page, *, inside: bool) -> bool:
+    """Whether a JSON-LD ``node`` stands for a page of the site other than ``page``, or (from
+    version 10) for ``page`` itself ``inside`` another node (see above)."""
+    itself = inside and page.version >= 10 and bool(page.url)
     for name in _PAGE_KEYS:
         value = node.get(name)
         if not isinstance(value, str) or (name == "@id" and "#" in value):
             continue
-        found = follow(without_cache_buster(value.strip()), url)
-        if found is not None and found.startswith("/") and not found.startswith("//"):
+        found = follow(without_cache_buster(value.strip()), page.url)
+        if found is None:
+            if itself:
+                return True
+        elif found.startswith("/") and not found.startswith("//"):
             return True
     return False
 
 
-def _value(node: object, key: str, url: str) -> str | None:
+def _value(node: object, key: str, page: _Page) -> str | None:
     """What a leaf counts as: its value, a target spelled, or None (see above)."""
     if node is None:
         return None
     if node is True or node is False:
         return "true" if node else "false"
+    if key == "@type" and page.version >= 10:
+        return None
     value = " ".join(str(node).replace(MARK_EDGE, " ").split())
     if _DATE.fullmatch(value) or ("date" in key.lower() and _DIGIT.search(value)):
         return None
     if key == "@id" and value.startswith("_:"):
         return None
     if key == "@id" or _URL.match(value):
-        return follow(without_cache_buster(value), url)
+        return follow(without_cache_buster(value), page.url)
     return value

@@ -43,7 +43,7 @@ _SPACES: Final = re.compile("  +")
 _KINDS: Final = ("H", "I", "S")
 # Marks spelled before, by the page's origin and path (a page's versions, and the pages of
 # one folder, share most): a dict lookup instead of a call. Bounded: cleared when full.
-_SPELLED: dict[tuple[str, str, bool], dict[str, str]] = {}
+_SPELLED: dict[tuple[str, str], dict[str, str]] = {}
 _PAGES_REMEMBERED: Final = 1024
 _TARGETS_REMEMBERED: Final = 4096  # (targetmarks.py: a link's target, an image's, a srcset's)
 EMPTY_DESCRIPTION: Final = f"{MARK_EDGE}D{MARK_EDGE}"  # (left out before the white space collapses)
@@ -86,12 +86,11 @@ def finish_reduction(text: str, url: str, version: int) -> str:
         return text
     parts = text.split(MARK_EDGE)  # (marks and text alternate: the marks are at odd places)
     origin, _, page = _split(url)
-    spaced = version >= 7
-    spelled = _SPELLED.get((origin, page, spaced))
+    spelled = _SPELLED.get((origin, page))
     if spelled is None:
         if len(_SPELLED) >= _PAGES_REMEMBERED:
             _SPELLED.clear()
-        spelled = _SPELLED[origin, page, spaced] = {}
+        spelled = _SPELLED[origin, page] = {}
     marks = parts[1::2]
     nowhere: list[int] = []  # (the links that lead nowhere new)
     own = _spelled(page) if url else ""  # (no URL: no page to be)
@@ -105,7 +104,7 @@ def finish_reduction(text: str, url: str, version: int) -> str:
                 if len(spelled) >= _TARGETS_REMEMBERED:
                     spelled.clear()
                 found = mark[0] + target(mark[1:], origin, page)
-                if spaced and _SPACE_IN_TARGET.search(found) is not None:
+                if _SPACE_IN_TARGET.search(found) is not None:
                     found = _encoded_spaces(found)  # (decoded from a %20: the same target)
                 spelled[mark] = found
             marks[index] = found

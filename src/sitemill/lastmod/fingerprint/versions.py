@@ -41,9 +41,13 @@ from typing import Final
 # same picture at other sizes (fingerprint.targetmarks' resized copies, left out: targets); a
 # comment in text parts no words (fingerprint.comments); a list page's content is which pages it
 # lists: a date that stands alone beside a listed page's link is that page's, and a paginated
-# page's "N/M" counts as N (fingerprint.listpages).
-FINGERPRINT_VERSION: Final = 9
-EARLIER_VERSIONS: Final = frozenset({7, 8})
+# page's "N/M" counts as N (fingerprint.listpages). 10 (issue 79), gated ``version >= 10`` where it
+# is read: structured data that restates the page says nothing new: a JSON-LD ``@type`` is the
+# vocabulary's, not the page's; a node inside another that names the page itself is a reference to
+# it, whole; a node whose every value the page shows (a post's byline as its author's node) adds
+# nothing (fingerprint.structureddata, fingerprint.restated). Version 7 is no longer computable.
+FINGERPRINT_VERSION: Final = 10
+EARLIER_VERSIONS: Final = frozenset({8, 9})
 # Raised by hand whenever a rule that dates pages changes but no fingerprint does (which pages
 # are read, how a history is walked, what a commit's edits decide: html/, jobs/, lastmod/,
 # listing/): a state's remembered walk (history.inputs) holds only for the rules that found it,

@@ -161,7 +161,8 @@ def date_by_content(
     token = uuid.uuid4().hex  # (the walk's: stopnames.commit_stamps)
     walking = {p: runs[p] for p in dated}
     name = _stop_names((found.top, token, base), walking, fingerprint, known, reduce)
-    work = partial(walk, found.top, fingerprint, read, keep=True, name=name)
+    here = pool is None or pool.workers <= 1  # (a pool of one works in this process)
+    work = partial(walk, found.top, fingerprint, read, keep=True, name=name, here=here)
     walked = _walked(work, (chunks, groups), pool, ticker)
     for path, end in walked.ends.items():  # (each worker's runs: copies)
         runs[path].end = end

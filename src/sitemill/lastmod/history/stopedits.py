@@ -16,13 +16,11 @@ from sitemill.lastmod.history.blobs import read_blobs
 from sitemill.lastmod.history.editparts import edit_sketch, parts_named
 from sitemill.lastmod.history.edits import edit_key, names_of
 from sitemill.lastmod.history.stamps import CommitStamps
-from sitemill.lastmod.history.walk import Run
+from sitemill.lastmod.history.walk import HELD_CHARS, Run
 
 # A reduction of a page's bytes (fingerprint.reduction), by the page's site path.
 Reduce = Callable[[str, bytes], str]
 _GROUP: Final = 64  # stops whose two versions are held reduced at once
-# Characters of reductions HeldReductions keeps (the newest), as fingerprint.linememo's bound.
-_HELD_CHARS: Final = 8 << 20
 NO_EDIT: Final = "0" * 32  # (remembered for a stop whose versions git lacks)
 # The name of an edit that only changed the commits' stamps (history.stamps): no content.
 STAMP_EDIT: Final = "4" + "0" * 31
@@ -41,7 +39,7 @@ class HeldReductions:
     where its newer version is often the older one of the last (history.templateedits' rounds:
     a stamp on every deploy), which is then neither read from git nor reduced again."""
 
-    def __init__(self, limit: int = _HELD_CHARS) -> None:
+    def __init__(self, limit: int = HELD_CHARS) -> None:
         self._held: dict[tuple[bytes, str], str] = {}
         self._size, self._limit = 0, limit
 
@@ -131,7 +129,11 @@ def _name_edits(
     _GROUP stops at a time (or held: HeldReductions): STAMP_EDIT when it changed only the
     commits' stamps, else edit_of, exact_of and edit_parts (edits.names_of: each version's
     tokens made once); a stop whose versions git lacks gets none (it is no template). Stops
-    whose versions none holds are named by the StopReader's Spread, if any, several at once."""
+    whose versions none holds are named by the StopReader's Spread, if any, several at once.
+    Of the versions read here, the older ones at the stops are held (the next stop's newer
+    ones): a newer one held would push out the versions the walk reduced (walk.HELD_CHARS)
+    before a commit's census names the edits there (issue 79: doxygen's release on 532 pages
+    reduced 449 of them twice)."""
     batch, reduce, stamps, held, spread, base = reader
     read = 0
     if spread is not None:
@@ -140,6 +142,7 @@ def _name_edits(
         group = wanted[start : start + _GROUP]
         needed: dict[bytes, set[str]] = {}
         reductions: dict[tuple[bytes, str], str] = {}
+        older_ones: set[tuple[bytes, str]] = set()  # (the next stop's newer versions: held)
         for path, end in group:
             for version in pages[path].chain[end - 1 : end + 1]:
                 if version.blob is None:
@@ -148,12 +151,15 @@ def _name_edits(
                     reductions[version.blob, path] = reduced
                 else:
                     needed.setdefault(version.blob, set()).add(path)
+            if (before := pages[path].chain[end].blob) is not None:
+                older_ones.add((before, path))
         for blob, data in read_blobs(batch, list(needed)):
             read += 1
             if data is not None:
                 for path in needed[blob]:
                     reductions[blob, path] = reduce(path, data)
-                    held.add(blob, path, reductions[blob, path])
+                    if (blob, path) in older_ones:
+                        held.add(blob, path, reductions[blob, path])
         for path, end in group:
             chain = pages[path].chain
             newer = reductions.get((chain[end - 1].blob, path))  # type: ignore[arg-type]

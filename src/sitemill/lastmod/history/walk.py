@@ -18,9 +18,15 @@ from sitemill.lastmod.history.versions import Version
 from sitemill.lastmod.history.walkgit import KEPT, blob_reader
 
 # What a walk through git history reduced around its runs' stops, and what it hands back.
-# Characters of reductions a chunk's walk hands back (Walked.reduced): a few pages' of a chunk
-# of 64, as history.stopedits.HeldReductions holds 8 Mi of them for the parent's later rounds.
+# Characters of reductions a chunk's walk hands back (Walked.reduced) from a worker process: a
+# few pages' of a chunk of 64, as history.stopedits.HeldReductions holds HELD_CHARS of them for
+# the parent's later rounds.
 HANDED_CHARS: Final = 256 << 10
+# Characters of reductions HeldReductions keeps (the newest), as fingerprint.linememo's bound. A
+# walk in the parent's own process (``here``) hands back every version it reduced, up to as many:
+# they cross no pipe, and no version is reduced again to name an edit there (issue 79: a census
+# names the edit at a commit of pages whose walk went past it, a version the walk reduced).
+HELD_CHARS: Final = 8 << 20
 
 
 @dataclass(slots=True)
@@ -40,11 +46,16 @@ class Reductions:
 Named = tuple[dict[str, str], dict[tuple[bytes, str], str]]
 
 
-def hand(names: dict[str, str], reduced: dict[tuple[bytes, str], str], named: Named) -> None:
+def hand(
+    names: dict[str, str],
+    reduced: dict[tuple[bytes, str], str],
+    named: Named,
+    most: int = HANDED_CHARS,
+) -> None:
     """Add what ``named`` names to ``names``, and its reductions to ``reduced`` while it holds
-    at most HANDED_CHARS."""
+    at most ``most`` characters."""
     names.update(named[0])
-    room = HANDED_CHARS - sum(map(len, reduced.values()))
+    room = most - sum(map(len, reduced.values()))
     for version, reduction in named[1].items():
         if len(reduction) <= room:
             reduced[version] = reduction
@@ -120,13 +131,16 @@ def walk(
     *,
     keep: bool = False,
     name: NameStops | None = None,
+    here: bool = False,
 ) -> Walked:
     """Walk the runs of ``chunk`` back with a ``git cat-file --batch``, a few files at a
     time: first the current fingerprints it is to take (``read``), then their older versions,
     so that a fingerprint that remembers lines finds theirs. ``keep``: the batch stays open
     for this process's next chunk (a worker's; walkgit.release() or the process's end
     closes it). ``name``: names the edits at the stops of each few files from the reductions
-    made around them (the walk's worker's, while it holds them), into Walked.named."""
+    made around them (the walk's worker's, while it holds them), into Walked.named. ``here``: the
+    walk runs in the process that names the rest (no worker's): it hands back every version it
+    reduced, HELD_CHARS of them at most, not the older ones at the stops alone."""
     runs, wanted, known = chunk
     reader = blob_reader(top)
     walked = Walked(ends={}, blobs={})
@@ -140,10 +154,13 @@ def walk(
             remembered = (known, walked.blobs)
             kept = None if held is None else held.keep
             walked.read += compare_versions(
-                batch, group, fingerprint, current, remembered, walked.unreadable, kept
+                batch, group, fingerprint, current, remembered, walked.unreadable, kept, every=here
             )
             if name is not None and held is not None:
-                hand(walked.named, walked.reduced, name(batch, group, held))
+                named = name(batch, group, held)
+                if here:
+                    named = (named[0], {**held.versions, **named[1]})
+                hand(walked.named, walked.reduced, named, HELD_CHARS if here else HANDED_CHARS)
     walked.ends = {path: run.end for path, run in runs.items()}
     return walked
 
@@ -244,11 +261,14 @@ def compare_versions(
     remembered: tuple[Mapping[str, str], dict[str, str]],
     unreadable: set[str],
     keep: Keep | None = None,
+    *,
+    every: bool = False,
 ) -> int:
     """Extend each run while the next older version has the current fingerprint; return the
     number of blobs read. A file with a version git does not have goes back to its plain
     date (its newest version's), named in ``unreadable``. ``keep`` is given the reductions
-    ``fingerprint`` made (if any) of the two versions around each stop it read."""
+    ``fingerprint`` made (if any) of the two versions around each stop it read; ``every``:
+    of every version it read."""
     blobs = remembered[1]
     open_runs = {path: run for path, run in runs.items() if path in current}
     read = 0
@@ -278,6 +298,8 @@ def compare_versions(
                     open_runs[path] = run
                     if reduction is not None:
                         last[path] = (blob, reduction)
+                        if every and keep is not None:
+                            keep(blob, path, reduction)
                 elif keep is not None:
                     newer = last.get(path)
                     if reduction is not None:

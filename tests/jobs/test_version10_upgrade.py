@@ -1,0 +1,78 @@
+"""Fingerprint version 10 (issue 79: structured data that restates the page says nothing new): a
+state of version 9 keeps every date on the upgrade, and the next edit a reader sees moves its
+page's date."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from sitemill.filenames.outputs import STATE_NAME
+from sitemill.lastmod.fingerprint.digest import FINGERPRINT_VERSION, fingerprint_html
+from sitemill.protocol import Precision, lastmod_from_timestamp
+from sitemill.state.parse import parse_state
+from upgrades import BASE, SPREAD, as_version, run, sitemap_lastmods, write_pages
+
+T1, T2, T3 = 1_700_000_000, 1_710_000_000, 1_720_000_000
+
+
+def post(words: str) -> bytes:
+    """A Docusaurus post whose JSON-LD restates it (its types, its byline as its author's node,
+    its own crumb): version 9 counted what version 10 reads as said already."""
+    ld = {
+        "@context": "https://schema.org",
+        "@type": "BlogPosting",
+        "@id": f"{BASE}news/one",
+        "headline": "Release one",
+        "author": {"@type": "Person", "name": "Ann Lee", "url": "https://github.com/annlee"},
+        "breadcrumb": {
+            "@type": "BreadcrumbList",
+            "itemListElement": [{"@type": "ListItem", "position": 1, "item": f"{BASE}news/one"}],
+        },
+    }
+    return (
+        "<!DOCTYPE html><html><head><title>Release one | Leaf</title>"
+        f'<script type="application/ld+json">{json.dumps(ld)}</script></head><body><main>'
+        '<h1>Release one</h1><a href="https://github.com/annlee">Ann Lee</a>'
+        f"<p>{words}</p></main></body></html>\n"
+    ).encode()
+
+
+def pages(words: str = "What one brings.") -> dict[str, bytes]:
+    return {
+        "news/one/index.html": post(words),
+        "other.html": b"<!DOCTYPE html><html><head><title>Other</title></head><body><main>"
+        b"<h1>Other</h1><p>No JSON-LD.</p></main></body></html>\n",
+    }
+
+
+def lastmods(out: Path) -> dict[str, str]:
+    return sitemap_lastmods((out / "sitemap.xml").read_text())
+
+
+def test_a_state_of_version_9_keeps_every_date_and_then_sees_an_edit(tmp_path: Path) -> None:
+    site, out = tmp_path / "public", tmp_path / "out"
+    write_pages(site, pages(), T1, spread=True)
+    run(site, out)
+    first = lastmods(out)
+    assert first == {
+        "news/one/": lastmod_from_timestamp(T1, Precision.DATETIME),
+        "other.html": lastmod_from_timestamp(T1 - SPREAD, Precision.DATETIME),
+    }
+    as_version(site, out, 9)
+    data = (site / "news/one/index.html").read_bytes()
+    by_9 = fingerprint_html(data, version=9, url=BASE + "news/one/index.html")
+    by_10 = fingerprint_html(data, url=BASE + "news/one/index.html")
+    assert by_9 != by_10  # (the upgrade changes the post's fingerprint)
+
+    write_pages(site, pages(), T2, spread=False)  # (a CI build: every page anew, none changed)
+    report = run(site, out)
+    assert lastmods(out) == first and report.dates == {"kept": 2}
+    state = parse_state((out / STATE_NAME).read_bytes())
+    assert state.fingerprint_version == FINGERPRINT_VERSION == 10  # (written anew, in 10)
+    assert state.pages["news/one/index.html"].fingerprint == by_10
+
+    write_pages(site, pages("What one brings, and a fix."), T3, spread=False)
+    report = run(site, out)
+    assert lastmods(out) == {**first, "news/one/": lastmod_from_timestamp(T3, Precision.DATETIME)}
+    assert report.dates == {"kept": 1, "content changed": 1}
