@@ -10,21 +10,26 @@
 # UTC at 01:32 on the 28th, and the generator prints the build's day in the site's own zone, New
 # York's 27th; the commit's facts do not name that zone). A bucket's deploy is its own day in
 # UTC alone (deploy_stamps: what the state keeps of a page's stamped fingerprint is unchanged).
-# A bounded list per commit, one regular expression, made when a stop at the commit is named and
-# the part of the page its edit changed holds what every stamp of the commit holds: a day's
-# year, an author's name, the hash's first digits (stamp_literals). Most
-# edits hold none, and an expression takes milliseconds to compile (its CJK unit's ranges): a
-# history of a thousand commits would spend seconds compiling expressions that find nothing.
+#
+# A history's stamps are found by value (CommitStamps, Stamps): one expression of any date,
+# compiled once in a process (dateforms.date_expressions), finds a date, and it is a stamp when
+# one of the days it may be (dateforms.read_days) is among the commit's; a hash is a run of hex
+# digits that starts the commit's; a name is found as it is spelt. Where the part of the page
+# an edit changed holds none of a commit's years, names or short hashes (its literals), none is
+# looked for. Until issue 79 each commit's stamps were one expression of its days' forms,
+# compiled when a stop at it was named: milliseconds each (its CJK unit's ranges), seconds over
+# a history of hundreds of deploys (aea: 278 compiled, 13 s). A bucket's deploy keeps that one
+# expression of its day (deploy_stamps, stamp_pattern), compiled once for each deploy's day.
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta, timezone
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, AnyStr, Final
 
-from sitemill.lastmod.history.dateforms import MONTHS, day_forms
+from sitemill.lastmod.history.dateforms import MONTHS, date_expressions, day_forms, read_days
 
 if TYPE_CHECKING:  # (a bucket's deploy edits use the stamps without git)
     from sitemill.git.run import Git
@@ -42,6 +47,8 @@ _DIGITS: Final = "0123456789"
 # The zones a commit's day is read in besides its own and UTC, as seconds east of UTC: the
 # earliest and the latest any place keeps (UTC-12, UTC+14); the days between are read too.
 _WIDEST: Final = (-12 * 3600, 14 * 3600)
+# A run of hex digits as long as a hash's shortest abbreviation or longer, nothing hex beside it.
+_HEX_RUN: Final = re.compile(rf"(?<![0-9a-fA-F])[0-9a-fA-F]{{{_SHORT_HASH},}}(?![0-9a-fA-F])")
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,16 +98,14 @@ def _days(seconds: int, offset: int, *, anywhere: bool) -> set[date]:
     return {min(found) + timedelta(days=n) for n in range((max(found) - min(found)).days + 1)}
 
 
-def stamp_pattern(
-    commits: Iterable[CommitFacts], *, anywhere: bool = False
-) -> re.Pattern[str] | None:
+def stamp_pattern(commits: Iterable[CommitFacts]) -> re.Pattern[str] | None:
     """One regular expression for every stamp of ``commits`` (one commit, or those of one
-    time); None if they have none. ``anywhere``: a day in any zone is one (_days)."""
+    time; a bucket's deploy: deploy_stamps); None if they have none."""
     forms: set[str] = set()
     starts = set(_DIGITS)  # (what a stamp starts with: see _DIGITS)
     for facts in commits:
         for seconds, offset in facts.times:
-            for day in _days(seconds, offset, anywhere=anywhere):
+            for day in _days(seconds, offset, anywhere=False):
                 forms |= day_forms(day)
                 starts.add(MONTHS[day.month - 1][0])
         forms.update(re.escape(name) for name in facts.names)
@@ -114,18 +119,105 @@ def stamp_pattern(
     return re.compile(f"(?=[{first}])(?:{'|'.join(sorted(forms, key=len, reverse=True))})")
 
 
-def stamp_literals(commits: Iterable[CommitFacts], *, anywhere: bool = False) -> frozenset[str]:
-    """What every stamp of ``commits`` (stamp_pattern, ``anywhere`` alike) holds one of, spelt
-    as it is: each of its days' year (every form of a date prints it in digits), each name,
-    each hash's first _SHORT_HASH digits."""
-    found: set[str] = set()
+@dataclass(frozen=True, slots=True)
+class Stamps:
+    """The stamps of some commits (one, or those of one time) by value: their ``days`` (in
+    any zone: _days), their authors' and committers' ``names`` (the longest first), their
+    ``hashes``. Like a compiled expression
+    of them (stamp_pattern), it replaces each stamp it finds (``sub``)."""
+
+    days: frozenset[date]
+    names: tuple[str, ...]
+    hashes: tuple[str, ...]
+
+    def sub(self, placeholder: str, text: str) -> str:
+        """``text`` with each stamp, from the left, replaced by ``placeholder``."""
+        out: list[str] = []
+        at = 0
+        for start, end in _stamp_spans(text, self):
+            out += (text[at:start], placeholder)
+            at = end
+        return "".join(out) + text[at:] if out else text
+
+
+def commit_stamps_of(commits: Iterable[CommitFacts]) -> Stamps | None:
+    """The Stamps of ``commits``, their days in any zone (see above); None if they have none."""
+    days: set[date] = set()
+    names: set[str] = set()
+    hashes: set[str] = set()
     for facts in commits:
         for seconds, offset in facts.times:
-            found.update(str(day.year) for day in _days(seconds, offset, anywhere=anywhere))
-        found.update(name for name in facts.names)
+            days |= _days(seconds, offset, anywhere=True)
+        names.update(facts.names)
         if facts.sha:
-            found.add(facts.sha[:_SHORT_HASH])
-    return frozenset(found)
+            hashes.add(facts.sha)
+    if not days and not names and not hashes:
+        return None
+    # (the longest first, as stamp_pattern tries them: its forms sorted by their length)
+    spelt = tuple(sorted(names, key=lambda name: len(re.escape(name)), reverse=True))
+    return Stamps(frozenset(days), spelt, tuple(sorted(hashes)))
+
+
+def _stamp_spans(text: str, stamps: Stamps, at: int = 0) -> Iterator[tuple[int, int]]:
+    """Where ``stamps`` stand in ``text`` from ``at`` on, from the left, none overlapping (as
+    stamp_pattern's expression finds them): at each place the first that starts there, a hash
+    before a date before a name (stamp_pattern's alternation, its longest forms first)."""
+    found = [step(text, at, stamps) for step in _FINDERS]
+    while True:
+        here = [span for span in found if span is not None]
+        if not here:
+            return
+        start = min(span[0] for span in here)
+        span = next(span for span in here if span[0] == start)
+        yield span
+        at = span[1]
+        for kind, (step, held) in enumerate(zip(_FINDERS, found, strict=True)):
+            if held is not None and held[0] < at:
+                found[kind] = step(text, at, stamps)
+
+
+def _next_hash(text: str, at: int, stamps: Stamps) -> tuple[int, int] | None:
+    """The first hash of ``stamps`` at or after ``at`` in ``text``: a hex run that starts one."""
+    if not stamps.hashes:
+        return None
+    for run in _HEX_RUN.finditer(text, at):
+        if any(sha.startswith(run[0]) for sha in stamps.hashes):
+            return run.span()
+    return None
+
+
+def _next_date(text: str, at: int, stamps: Stamps) -> tuple[int, int] | None:
+    """The first date at or after ``at`` in ``text`` that may be one of the days of
+    ``stamps`` (a date that is none is passed by one character: another may start in it)."""
+    if not stamps.days:
+        return None
+    dates = date_expressions()[0]
+    while (found := dates.search(text, at)) is not None:
+        if any(day in stamps.days for day in read_days(found[0])):
+            return found.span()
+        at = found.start() + 1
+    return None
+
+
+def _next_name(text: str, at: int, stamps: Stamps) -> tuple[int, int] | None:
+    """The first name of ``stamps`` at or after ``at`` in ``text``, the longest where two start
+    at one place."""
+    best: tuple[int, int] | None = None
+    for name in stamps.names:
+        start = text.find(name, at)
+        if start >= 0 and (best is None or start < best[0]):
+            best = (start, start + len(name))
+    return best
+
+
+def _next_placeholder(text: str, at: int, stamps: Stamps) -> tuple[int, int] | None:
+    """The first placeholder at or after ``at`` in ``text``: one that stood there already is
+    a stamp as one put there is (is_stamp_edit compares the texts with their stamps replaced)."""
+    found = text.find(_PLACEHOLDER, at)
+    return None if found < 0 else (found, found + 1)
+
+
+_FINDERS: Final = (_next_hash, _next_date, _next_name, _next_placeholder)
 
 
 def deploy_stamps(seconds: int) -> re.Pattern[str] | None:
@@ -147,24 +239,66 @@ def _hash_form(sha: str) -> str:
 
 
 def is_stamp_edit(
-    newer: str, older: str, newer_stamps: re.Pattern[str] | None, older_stamps: re.Pattern[str]
+    newer: str,
+    older: str,
+    newer_stamps: re.Pattern[str] | Stamps | None,
+    older_stamps: re.Pattern[str] | Stamps,
 ) -> bool:
     """Whether reduction ``older`` became ``newer`` by taking out stamps of the older commit
     (``older_stamps``) and putting in stamps of the newer one, and nothing else."""
     if newer_stamps is None or newer == older:
         return False
-    newer, older = _differing(newer, older)
+    newer, older = differing(newer, older)
     unstamped = newer_stamps.sub(_PLACEHOLDER, newer)
     return unstamped == older_stamps.sub(_PLACEHOLDER, older) and _PLACEHOLDER in unstamped
 
 
-def _differing(newer: str, older: str) -> tuple[str, str]:
+def stamps_alone(newer: str, older: str, new: Stamps, old: Stamps) -> bool:
+    """is_stamp_edit, read difference by difference: where ``newer`` and ``older`` first
+    differ a stamp of each (``new``, ``old``) stands, starting as far back in both, and after
+    them the two are alike up to their next difference, and so on to their ends. Only the
+    differences and _CONTEXT characters before each are looked at for stamps (a page whose
+    deploy printed its day in its head and at its foot is not read whole between them)."""
+    if newer == older:
+        return False
+    at, (start, end) = (0, 0), common_ends(newer, older)
+    i, j = start, start
+    while newer[i:] != older[j:]:
+        if i >= len(newer) - end and j >= len(older) - end:
+            return False  # (the common end reached, and not alike: a stamp ran into it)
+        put_in = _stamp_over(newer, (max(at[0], i - _CONTEXT), i), new)
+        taken_out = _stamp_over(older, (max(at[1], j - _CONTEXT), j), old)
+        if put_in is None or taken_out is None or i - put_in[0] != j - taken_out[0]:
+            return False
+        at = put_in[1], taken_out[1]
+        same = _common_start(newer, older, at)
+        i, j = at[0] + same, at[1] + same
+    return at != (0, 0)
+
+
+def _stamp_over(text: str, where: tuple[int, int], stamps: Stamps) -> tuple[int, int] | None:
+    """The stamp of ``stamps`` found from ``where[0]`` on that stands over ``where[1]`` (or
+    ends there); None if none does."""
+    for span in _stamp_spans(text, stamps, where[0]):
+        if span[0] > where[1]:
+            return None
+        if span[1] >= where[1]:
+            return span
+    return None
+
+
+def _common_start(newer: str, older: str, at: tuple[int, int]) -> int:
+    """The length of the common start of ``newer`` from ``at[0]`` and ``older`` from
+    ``at[1]``."""
+    tail = (newer[at[0] :], older[at[1] :])
+    return _common(*tail, lambda n: tail[0][:n] == tail[1][:n])
+
+
+def differing(newer: AnyStr, older: AnyStr) -> tuple[AnyStr, AnyStr]:
     """The parts of ``newer`` and ``older`` between their common start and end, with _CONTEXT
     characters of each around them (a stamp is shorter): the stamps' expression reads those
     only, not the whole page twice."""
-    start = _common(newer, older, lambda n: newer[:n] == older[:n])
-    limit = min(len(newer), len(older)) - start
-    end = _common(newer, older, lambda n: newer[len(newer) - n :] == older[len(older) - n :], limit)
+    start, end = common_ends(newer, older)
     cut = max(0, start - _CONTEXT)
     return (
         newer[cut : len(newer) - max(0, end - _CONTEXT)],
@@ -172,7 +306,16 @@ def _differing(newer: str, older: str) -> tuple[str, str]:
     )
 
 
-def _common(newer: str, older: str, same: Callable[[int], bool], limit: int = -1) -> int:
+def common_ends(newer: AnyStr, older: AnyStr) -> tuple[int, int]:
+    """The lengths of the common start of ``newer`` and ``older`` and of their common end
+    after it."""
+    start = _common(newer, older, lambda n: newer[:n] == older[:n])
+    limit = min(len(newer), len(older)) - start
+    end = _common(newer, older, lambda n: newer[len(newer) - n :] == older[len(older) - n :], limit)
+    return start, end
+
+
+def _common(newer: AnyStr, older: AnyStr, same: Callable[[int], bool], limit: int = -1) -> int:
     """The largest n up to ``limit`` (the shorter length) for which ``same(n)``, by halving."""
     low, high = 0, min(len(newer), len(older)) if limit < 0 else limit
     while low < high:
@@ -185,39 +328,25 @@ def _common(newer: str, older: str, same: Callable[[int], bool], limit: int = -1
 
 
 class CommitStamps:
-    """The stamp patterns of a history's commits by committer time, read on first use."""
+    """The stamps of a history's commits by committer time (Stamps), read on first use."""
 
     def __init__(self, git: Git) -> None:
         self._git = git
         self._facts: dict[int, list[CommitFacts]] | None = None
-        self._patterns: dict[int, re.Pattern[str] | None] = {}
-        self._literals: dict[int, frozenset[str]] = {}
+        self._stamps: dict[int, Stamps | None] = {}
 
-    def pattern(self, time: int) -> re.Pattern[str] | None:
+    def stamps(self, time: int) -> Stamps | None:
         """The stamps of the commits at ``time`` (None: none known)."""
-        if time not in self._patterns:
-            self._patterns[time] = stamp_pattern(self._facts_at(time), anywhere=True)
-        return self._patterns[time]
+        if time not in self._stamps:
+            if self._facts is None:
+                self._facts = read_commit_facts(self._git)
+            self._stamps[time] = commit_stamps_of(self._facts.get(time, []))
+        return self._stamps[time]
 
     def is_stamp_edit(self, newer: str, older: str, times: tuple[int, int]) -> bool:
         """is_stamp_edit for reduction ``older`` of the commit at ``times[1]`` and ``newer``
-        of the one at ``times[0]``; their expressions are compiled only when the part of
-        ``newer`` that differs holds one of its commit's stamp_literals (or the placeholder)."""
+        of the one at ``times[0]``, read where they differ (stamps_alone)."""
         if newer == older:
             return False
-        if times[0] not in self._literals:
-            self._literals[times[0]] = stamp_literals(self._facts_at(times[0]), anywhere=True)
-        changed, _ = _differing(newer, older)
-        if _PLACEHOLDER not in changed and not any(
-            literal in changed for literal in self._literals[times[0]]
-        ):
-            return False  # (newer's stamps match nowhere in it: no stamp was put in)
-        older_stamps = self.pattern(times[1])
-        if older_stamps is None:
-            return False
-        return is_stamp_edit(newer, older, self.pattern(times[0]), older_stamps)
-
-    def _facts_at(self, time: int) -> list[CommitFacts]:
-        if self._facts is None:
-            self._facts = read_commit_facts(self._git)
-        return self._facts.get(time, [])
+        new, old = self.stamps(times[0]), self.stamps(times[1])
+        return new is not None and old is not None and stamps_alone(newer, older, new, old)

@@ -134,7 +134,7 @@ def follow_template_edits(
     rounds = 0  # (those that carried a page past a template edit: MAX_ROUNDS)
     reader = (batch, reduce, stamps, *(naming or (HeldReductions(), None)), base)
     name = partial(name_stops, pages=pages, remembered=remembered, reader=reader, edits=tables)
-    lone = None if stamps is None else LoneStamps(batch, stamps, name)  # (lonestamps)
+    lone = None if stamps is None else LoneStamps(reader, tables)  # (lonestamps)
     while True:
         stops, commit_only, every = stops_worth_naming(pages, sections)
         unmoving = {stop for stop in commit_only if commit_of(stop, pages) in unmoved}
@@ -151,7 +151,7 @@ def follow_template_edits(
         )
         read += more
         if lone is not None:  # (a stamp on however few pages, no stop named it)
-            alone, more = lone.stamped(every, pages, remembered, edits)
+            alone, more = lone.stamped(every, pages, remembered)
             read, counted = read + more, counted + alone
         carried, rounds = _this_round(chosen + counted, edits, rounds)
         reference = _carried(carried, pages, remembered)
