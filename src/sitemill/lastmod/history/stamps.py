@@ -48,6 +48,9 @@ _DIGITS: Final = "0123456789"
 # earliest and the latest any place keeps (UTC-12, UTC+14); the days between are read too.
 _WIDEST: Final = (-12 * 3600, 14 * 3600)
 # A run of hex digits as long as a hash's shortest abbreviation or longer, nothing hex beside it.
+# Characters a stamp holds at most (a date with its time of day, a hash, a name): where a stamp
+# is looked for before a place, the text is read no further past it (_stamp_spans).
+_LONGEST: Final = 256
 _HEX_RUN: Final = re.compile(rf"(?<![0-9a-fA-F])[0-9a-fA-F]{{{_SHORT_HASH},}}(?![0-9a-fA-F])")
 
 
@@ -158,11 +161,16 @@ def commit_stamps_of(commits: Iterable[CommitFacts]) -> Stamps | None:
     return Stamps(frozenset(days), spelt, tuple(sorted(hashes)))
 
 
-def _stamp_spans(text: str, stamps: Stamps, at: int = 0) -> Iterator[tuple[int, int]]:
+def _stamp_spans(
+    text: str, stamps: Stamps, at: int = 0, until: int | None = None
+) -> Iterator[tuple[int, int]]:
     """Where ``stamps`` stand in ``text`` from ``at`` on, from the left, none overlapping (as
     stamp_pattern's expression finds them): at each place the first that starts there, a hash
-    before a date before a name (stamp_pattern's alternation, its longest forms first)."""
-    found = [step(text, at, stamps) for step in _FINDERS]
+    before a date before a name (stamp_pattern's alternation, its longest forms first).
+    ``until``: those that start there at the latest are wanted (the text is read no further
+    than _LONGEST characters past it)."""
+    limit = len(text) if until is None else min(len(text), until + _LONGEST)
+    found = [step(text, (at, limit), stamps) for step in _FINDERS]
     while True:
         here = [span for span in found if span is not None]
         if not here:
@@ -173,47 +181,49 @@ def _stamp_spans(text: str, stamps: Stamps, at: int = 0) -> Iterator[tuple[int, 
         at = span[1]
         for kind, (step, held) in enumerate(zip(_FINDERS, found, strict=True)):
             if held is not None and held[0] < at:
-                found[kind] = step(text, at, stamps)
+                found[kind] = step(text, (at, limit), stamps)
 
 
-def _next_hash(text: str, at: int, stamps: Stamps) -> tuple[int, int] | None:
-    """The first hash of ``stamps`` at or after ``at`` in ``text``: a hex run that starts one."""
+def _next_hash(text: str, where: tuple[int, int], stamps: Stamps) -> tuple[int, int] | None:
+    """The first hash of ``stamps`` in ``text`` between ``where``'s two places: a hex run that
+    starts one."""
     if not stamps.hashes:
         return None
-    for run in _HEX_RUN.finditer(text, at):
+    for run in _HEX_RUN.finditer(text, *where):
         if any(sha.startswith(run[0]) for sha in stamps.hashes):
             return run.span()
     return None
 
 
-def _next_date(text: str, at: int, stamps: Stamps) -> tuple[int, int] | None:
-    """The first date at or after ``at`` in ``text`` that may be one of the days of
-    ``stamps`` (a date that is none is passed by one character: another may start in it)."""
+def _next_date(text: str, where: tuple[int, int], stamps: Stamps) -> tuple[int, int] | None:
+    """The first date in ``text`` between ``where``'s two places that may be one of the days
+    of ``stamps`` (a date that is none is passed by one character: another may start in it)."""
     if not stamps.days:
         return None
-    dates = date_expressions()[0]
-    while (found := dates.search(text, at)) is not None:
+    dates, (at, limit) = date_expressions()[0], where
+    while (found := dates.search(text, at, limit)) is not None:
         if any(day in stamps.days for day in read_days(found[0])):
             return found.span()
         at = found.start() + 1
     return None
 
 
-def _next_name(text: str, at: int, stamps: Stamps) -> tuple[int, int] | None:
-    """The first name of ``stamps`` at or after ``at`` in ``text``, the longest where two start
-    at one place."""
+def _next_name(text: str, where: tuple[int, int], stamps: Stamps) -> tuple[int, int] | None:
+    """The first name of ``stamps`` in ``text`` between ``where``'s two places, the longest
+    where two start at one place."""
     best: tuple[int, int] | None = None
     for name in stamps.names:
-        start = text.find(name, at)
+        start = text.find(name, *where)
         if start >= 0 and (best is None or start < best[0]):
             best = (start, start + len(name))
     return best
 
 
-def _next_placeholder(text: str, at: int, stamps: Stamps) -> tuple[int, int] | None:
-    """The first placeholder at or after ``at`` in ``text``: one that stood there already is
-    a stamp as one put there is (is_stamp_edit compares the texts with their stamps replaced)."""
-    found = text.find(_PLACEHOLDER, at)
+def _next_placeholder(text: str, where: tuple[int, int], stamps: Stamps) -> tuple[int, int] | None:
+    """The first placeholder in ``text`` between ``where``'s two places: one that stood there
+    already is a stamp as one put there is (is_stamp_edit compares the texts with their stamps
+    replaced)."""
+    found = text.find(_PLACEHOLDER, *where)
     return None if found < 0 else (found, found + 1)
 
 
@@ -279,7 +289,7 @@ def stamps_alone(newer: str, older: str, new: Stamps, old: Stamps) -> bool:
 def _stamp_over(text: str, where: tuple[int, int], stamps: Stamps) -> tuple[int, int] | None:
     """The stamp of ``stamps`` found from ``where[0]`` on that stands over ``where[1]`` (or
     ends there); None if none does."""
-    for span in _stamp_spans(text, stamps, where[0]):
+    for span in _stamp_spans(text, stamps, *where):
         if span[0] > where[1]:
             return None
         if span[1] >= where[1]:
