@@ -30,7 +30,7 @@ from sitemill.git.run import GitBatch
 from sitemill.lastmod.fingerprint.digest import reduction_fingerprint
 from sitemill.lastmod.history.blobs import read_blobs
 from sitemill.lastmod.history.dateforms import MONTHS
-from sitemill.lastmod.history.stamps import CommitStamps, common_ends
+from sitemill.lastmod.history.stamps import CommitStamps, common_ends, differing
 from sitemill.lastmod.history.stopedits import (
     STAMP_EDIT,
     HeldReductions,
@@ -52,6 +52,8 @@ _MONTH_NAMES: Final = re.compile(
 # Bytes on each side of where two versions differ that a date's digit or month name stands in
 # if the difference is in a date (_near_a_date: "September 30th" from its S to its 3 is 10).
 _NEAR: Final = 16
+# Versions read at once where a page's stamps are followed back (LoneStamps._ahead).
+_AHEAD: Final = 16
 # A stop: a page's path and its run's end there.
 Stop = tuple[str, int]
 # What a stop's two versions are: stamps alone (True), something else (False), not yet read
@@ -121,15 +123,14 @@ class LoneStamps:
         it, changed stamps alone, all of them named so; ``end`` itself when the fingerprint
         of the version before that one cannot be taken as the walk takes it."""
         batch, reduce, stamps, held = self._reader[:4]
-        last = end
+        last, data = end, dict[bytes | None, bytes | None]()
         while (next_end := last + 1) < len(run.chain):
             verdict = _recalled((path, next_end), {path: run}, remembered)
             if verdict is None and stamps is not None:
                 newer, older = _around(run, next_end)
-                wanted = [blob for blob in (newer.blob, older.blob) if blob is not None]
-                data = dict(read_blobs(batch, wanted))
-                self._count += len(wanted)
-                texts = (data.get(newer.blob or b""), data.get(older.blob or b""))
+                if older.blob not in data:  # (the next _AHEAD versions, in one request)
+                    data = {newer.blob: data.get(newer.blob), **self._ahead(run, next_end)}
+                texts = (data.get(newer.blob), data.get(older.blob))
                 verdict = _stamps_alone(texts, (newer, older), stamps)
             if not verdict:
                 break
@@ -143,6 +144,15 @@ class LoneStamps:
             return end
         remembered[1][blob_key(path, run.chain[last].blob or b"")] = found
         return last
+
+    def _ahead(self, run: Run, end: int) -> dict[bytes | None, bytes | None]:
+        """The bytes of the versions of ``run`` from the one before ``end`` on, _AHEAD of them
+        (those of the newer ones read: a page that printed its deploy's day on every deploy is
+        read in a few requests, not one a version)."""
+        versions = run.chain[end - 1 : end + _AHEAD]
+        wanted = list(dict.fromkeys(v.blob for v in versions if v.blob is not None))
+        self._count += len(wanted)
+        return dict(read_blobs(self._reader[0], wanted))
 
     def _name(
         self, path: str, run: Run, end: int, remembered: tuple[Mapping[str, str], dict[str, str]]
@@ -185,7 +195,8 @@ def _stamps_alone(
         _near_a_date(text, at) for text, ats in zip(texts, edges, strict=True) for at in ats
     ):
         return False  # (an edit whose first or last change is no date's: no page scanned)
-    decoded = (newer.decode("utf-8", "replace"), older.decode("utf-8", "replace"))
+    parts = differing(newer, older)  # (alike around them: no stamp there changes the verdict)
+    decoded = (parts[0].decode("utf-8", "replace"), parts[1].decode("utf-8", "replace"))
     return stamps.is_stamp_edit(*decoded, (versions[0].time, versions[1].time))
 
 
