@@ -6,12 +6,12 @@
 # stop at one commit; any other stop (most are a page's own edit, and reducing both versions of
 # every one would cost a first run most of its time again) is read here as bytes only: the part
 # of its two versions, as git keeps them, between their common start and end (stamps.differing),
-# compared with the commits' stamps (history.stamps) as placeholders. Two parts that differ
-# beside their digits and month names are told apart without looking for a stamp (_undated): a
-# lone stop's stamp is a date (an author's name or a hash changed alone is judged where the
-# counts name stops). Where they differ in the commits' stamps alone, the stop is named so
-# (STAMP_EDIT) and remembered, as stopedits.name_stops names one; a stop an earlier run named
-# is recalled, never read.
+# compared with the commits' stamps (history.stamps). Two versions whose first or last
+# difference stands near no digit and no month name are told apart without a stamp looked for
+# (_near_a_date): a lone stop's stamp is a date (an author's name or a hash changed alone is
+# judged where the counts name stops). Where they differ in the commits' stamps alone, the
+# stop is named so (STAMP_EDIT) and remembered, as stopedits.name_stops names one; a stop an
+# earlier run named is recalled, never read.
 #
 # A page whose every deploy printed a new stamp (aea's LICENSE-template.html: "Published: <the
 # deploy's day>" on 180 deploys, nothing else) is followed past all of them at once: the older
@@ -43,9 +43,8 @@ from sitemill.lastmod.history.stopedits import (
 from sitemill.lastmod.history.versions import Version
 from sitemill.lastmod.history.walk import Run, blob_key
 
-# Digits, and month names (dateforms.MONTHS, whole or cut to three letters), taken out of the
-# parts of two versions that differ before they are compared (_undated).
-_NO_DIGITS: Final = str.maketrans("", "", "0123456789")
+# Month names (dateforms.MONTHS, whole or cut to three letters), looked for near where two
+# versions differ (_near_a_date).
 _MONTH_NAMES: Final = re.compile(
     "|".join(sorted({*MONTHS, *(name[:3] for name in MONTHS)}, key=len, reverse=True))
 )
@@ -185,7 +184,7 @@ def _stamps_alone(
 ) -> bool:
     """Whether ``texts`` (the bytes of the newer and the older of ``versions``) differ in
     their commits' stamps alone (history.stamps), read where they differ, digits and month
-    names first (_undated)."""
+    names near their first and last difference first (_near_a_date)."""
     newer, older = texts
     if newer is None or older is None or newer == older:
         return False

@@ -14,12 +14,13 @@
 # A history's stamps are found by value (CommitStamps, Stamps): one expression of any date,
 # compiled once in a process (dateforms.date_expressions), finds a date, and it is a stamp when
 # one of the days it may be (dateforms.read_days) is among the commit's; a hash is a run of hex
-# digits that starts the commit's; a name is found as it is spelt. Where the part of the page
-# an edit changed holds none of a commit's years, names or short hashes (its literals), none is
-# looked for. Until issue 79 each commit's stamps were one expression of its days' forms,
-# compiled when a stop at it was named: milliseconds each (its CJK unit's ranges), seconds over
-# a history of hundreds of deploys (aea: 278 compiled, 13 s). A bucket's deploy keeps that one
-# expression of its day (deploy_stamps, stamp_pattern), compiled once for each deploy's day.
+# digits that starts the commit's; a name is found as it is spelt. Stamps are looked for only
+# where two versions differ (stamps_alone: at each difference, and no further than _LONGEST
+# characters past it), never over a whole page. Until issue 79 each commit's stamps were one
+# expression of its days' forms, compiled when a stop at it was named: milliseconds each (its
+# CJK unit's ranges), seconds over a history of hundreds of deploys (aea: 278 compiled, 13 s).
+# A bucket's deploy keeps that one expression of its day (deploy_stamps, stamp_pattern),
+# compiled once for each deploy's day.
 
 from __future__ import annotations
 
