@@ -23,7 +23,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Final
 
 from sitemill.git.run import GitBatch
@@ -51,6 +51,9 @@ _MONTH_NAMES: Final = re.compile(
 # Bytes on each side of where two versions differ that a date's digit or month name stands in
 # if the difference is in a date (_near_a_date: "September 30th" from its S to its 3 is 10).
 _NEAR: Final = 16
+# Bytes an edit changes at most that its reductions are read for when it holds a stamp beside
+# more than stamps (a footer put in with the deploy's day: _stamps_alone).
+_SHORT: Final = 512
 # Versions read at once where a page's stamps are followed back (LoneStamps._ahead).
 _AHEAD: Final = 16
 # A stop: a page's path and its run's end there.
@@ -65,9 +68,12 @@ class LoneStamps:
     ``reader`` stops are named with (stopedits.StopReader: the git batch, the reduction, the
     commits' stamps, the reductions held) and the tables it names into (``edits``)."""
 
-    def __init__(self, reader: StopReader, edits: StopEdits) -> None:
+    def __init__(
+        self, reader: StopReader, edits: StopEdits, name: Callable[[list[Stop]], int]
+    ) -> None:
         self._reader = reader
         self._edits = edits
+        self._name_stops = name
         self._tried: set[Stop] = set()
         self._count = 0  # (blobs read)
 
@@ -109,6 +115,10 @@ class LoneStamps:
             verdicts[path, end] = stamps is not None and _stamps_alone(
                 texts, (newer, older), stamps
             )
+        unclear = [stop for stop, verdict in verdicts.items() if verdict is None]
+        if unclear:  # (their reductions tell: stopedits.name_stops, the others' naming)
+            self._count += self._name_stops(unclear)
+            verdicts.update({stop: self._edits[0].get(stop) == STAMP_EDIT for stop in unclear})
         return verdicts
 
     def _followed(
@@ -130,7 +140,7 @@ class LoneStamps:
                 if older.blob not in data:  # (the next _AHEAD versions, in one request)
                     data = {newer.blob: data.get(newer.blob), **self._ahead(run, next_end)}
                 texts = (data.get(newer.blob), data.get(older.blob))
-                verdict = _stamps_alone(texts, (newer, older), stamps)
+                verdict = _stamps_alone(texts, (newer, older), stamps) or False
             if not verdict:
                 break
             last = next_end
@@ -181,22 +191,28 @@ def _stamps_alone(
     texts: tuple[bytes | None, bytes | None],
     versions: tuple[Version, Version],
     stamps: CommitStamps,
-) -> bool:
+) -> Verdict:
     """Whether ``texts`` (the bytes of the newer and the older of ``versions``) differ in
     their commits' stamps alone (history.stamps), read where they differ, digits and month
-    names near their first and last difference first (_near_a_date)."""
+    names near their first and last difference first (_near_a_date); None when their
+    reductions are to tell: a short edit that is more than stamps in bytes and holds one (a
+    footer put in with the deploy's day: its tags are no words)."""
     newer, older = texts
     if newer is None or older is None or newer == older:
         return False
     start, end = common_ends(newer, older)
+    times = (versions[0].time, versions[1].time)
+    short = max(len(newer), len(older)) - end - start <= _SHORT
     edges = (start, len(newer) - end - 1), (start, len(older) - end - 1)
-    if not all(
+    if not short and not all(
         _near_a_date(text, at) for text, ats in zip(texts, edges, strict=True) for at in ats
     ):
         return False  # (an edit whose first or last change is no date's: no page scanned)
     parts = differing(newer, older)  # (alike around them: no stamp there changes the verdict)
     decoded = (parts[0].decode("utf-8", "replace"), parts[1].decode("utf-8", "replace"))
-    return stamps.is_stamp_edit(*decoded, (versions[0].time, versions[1].time))
+    if stamps.is_stamp_edit(*decoded, times):
+        return True
+    return None if short and stamps.holds_stamp(decoded[0], times[0]) else False
 
 
 def _fingerprint(

@@ -265,9 +265,11 @@ def is_stamp_edit(
 
 
 def stamps_alone(newer: str, older: str, new: Stamps, old: Stamps) -> bool:
-    """is_stamp_edit, read difference by difference: where ``newer`` and ``older`` first
-    differ a stamp of each (``new``, ``old``) stands, starting as far back in both, and after
-    them the two are alike up to their next difference, and so on to their ends. Only the
+    """Whether ``older`` became ``newer`` by stamps alone, read difference by difference:
+    where the two first differ, a stamp of the newer commit (``new``) put in where the older
+    one's (``old``) stood, starting as far back in both, or put in where none stood, or one of
+    the older commit's taken out (issue 79: what the commit knows of itself, however it came),
+    and after it the two alike up to their next difference, and so on to their ends. Only the
     differences and _CONTEXT characters before each are looked at for stamps (a page whose
     deploy printed its day in its head and at its foot is not read whole between them)."""
     if newer == older:
@@ -279,12 +281,34 @@ def stamps_alone(newer: str, older: str, new: Stamps, old: Stamps) -> bool:
             return False  # (the common end reached, and not alike: a stamp ran into it)
         put_in = _stamp_over(newer, (max(at[0], i - _CONTEXT), i), new)
         taken_out = _stamp_over(older, (max(at[1], j - _CONTEXT), j), old)
-        if put_in is None or taken_out is None or i - put_in[0] != j - taken_out[0]:
+        if put_in is not None and taken_out is not None and i - put_in[0] == j - taken_out[0]:
+            at = put_in[1], taken_out[1]  # (one stamp for another)
+        elif (alone := _stamp_alone(newer, older, (i, j), new)) is not None:
+            at = alone  # (a stamp where none stood)
+        elif (alone := _stamp_alone(older, newer, (j, i), old)) is not None:
+            at = alone[1], alone[0]  # (a stamp taken out)
+        else:
             return False
-        at = put_in[1], taken_out[1]
         same = _common_start(newer, older, at)
         i, j = at[0] + same, at[1] + same
     return at != (0, 0)
+
+
+def _stamp_alone(
+    one: str, other: str, where: tuple[int, int], stamps: Stamps
+) -> tuple[int, int] | None:
+    """Where ``one`` and ``other`` go on alike (each's place) after a stamp of ``stamps`` that
+    ``one`` holds at ``where[0]`` (or after white space there) and ``other`` does not, the
+    white space put in beside it with it; None if none is there."""
+    i, j = where
+    spaced = i + len(one[i:]) - len(one[i:].lstrip())
+    span = _stamp_over(one, (spaced, spaced), stamps)
+    if span is None:  # (one found from ``spaced`` on starts there)
+        return None
+    after = span[1]
+    beside = len(one[after:]) - len(one[after:].lstrip())
+    kept = len(other[j:]) - len(other[j:].lstrip())
+    return after + max(0, beside - kept), j
 
 
 def _stamp_over(text: str, where: tuple[int, int], stamps: Stamps) -> tuple[int, int] | None:
@@ -353,6 +377,11 @@ class CommitStamps:
                 self._facts = read_commit_facts(self._git)
             self._stamps[time] = commit_stamps_of(self._facts.get(time, []))
         return self._stamps[time]
+
+    def holds_stamp(self, text: str, time: int) -> bool:
+        """Whether ``text`` holds a stamp of the commits at ``time``."""
+        stamps = self.stamps(time)
+        return stamps is not None and next(_stamp_spans(text, stamps), None) is not None
 
     def is_stamp_edit(self, newer: str, older: str, times: tuple[int, int]) -> bool:
         """is_stamp_edit for reduction ``older`` of the commit at ``times[1]`` and ``newer``

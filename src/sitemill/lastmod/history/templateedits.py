@@ -134,7 +134,7 @@ def follow_template_edits(
     rounds = 0  # (those that carried a page past a template edit: MAX_ROUNDS)
     reader = (batch, reduce, stamps, *(naming or (HeldReductions(), None)), base)
     name = partial(name_stops, pages=pages, remembered=remembered, reader=reader, edits=tables)
-    lone = None if stamps is None else LoneStamps(reader, tables)  # (lonestamps)
+    lone = None if stamps is None else LoneStamps(reader, tables, name)  # (lonestamps)
     while True:
         stops, commit_only, every = stops_worth_naming(pages, sections)
         unmoving = {stop for stop in commit_only if commit_of(stop, pages) in unmoved}
