@@ -60,7 +60,7 @@ _AHEAD: Final = 16
 Stop = tuple[str, int]
 # What a stop's two versions are: stamps alone (True), something else (False), not yet read
 # (None).
-Verdict = bool | None
+_Verdict = bool | None
 
 
 class LoneStamps:
@@ -100,7 +100,7 @@ class LoneStamps:
             carried.append((path, last))
         return carried, self._count
 
-    def _read(self, stops: list[Stop], pages: Mapping[str, Run]) -> dict[Stop, Verdict]:
+    def _read(self, stops: list[Stop], pages: Mapping[str, Run]) -> dict[Stop, _Verdict]:
         """Whether each of ``stops`` changed its commits' stamps alone, read from its two
         versions' bytes (their blobs read at once)."""
         batch, stamps = self._reader[0], self._reader[2]
@@ -108,7 +108,7 @@ class LoneStamps:
         wanted = sorted(blob for blob in blobs if blob is not None)
         data = dict(read_blobs(batch, wanted))
         self._count += len(wanted)
-        verdicts: dict[Stop, Verdict] = {}
+        verdicts: dict[Stop, _Verdict] = {}
         for path, end in stops:
             newer, older = _around(pages[path], end)
             texts = (data.get(newer.blob or b""), data.get(older.blob or b""))
@@ -175,7 +175,7 @@ class LoneStamps:
 
 def _recalled(
     stop: Stop, pages: Mapping[str, Run], remembered: tuple[Mapping[str, str], dict[str, str]]
-) -> Verdict:
+) -> _Verdict:
     """What an earlier run (or this one) named the edit at ``stop``: stamps alone, something
     else, or nothing yet (None); a deleted version's stop is none."""
     keys = stop_keys(stop[0], pages[stop[0]], stop[1])
@@ -191,7 +191,7 @@ def _stamps_alone(
     texts: tuple[bytes | None, bytes | None],
     versions: tuple[Version, Version],
     stamps: CommitStamps,
-) -> Verdict:
+) -> _Verdict:
     """Whether ``texts`` (the bytes of the newer and the older of ``versions``) differ in
     their commits' stamps alone (history.stamps), read where they differ, digits and month
     names near their first and last difference first (_near_a_date); None when their
