@@ -133,6 +133,9 @@ class Stamps:
     days: frozenset[date]
     names: tuple[str, ...]
     hashes: tuple[str, ...]
+    # What every stamp holds one of, spelt as it is: each day's year (every form of a date
+    # prints it in digits), each name, each hash's first _SHORT_HASH digits, the placeholder.
+    literals: tuple[str, ...]
 
     def sub(self, placeholder: str, text: str) -> str:
         """``text`` with each stamp, from the left, replaced by ``placeholder``."""
@@ -159,7 +162,9 @@ def commit_stamps_of(commits: Iterable[CommitFacts]) -> Stamps | None:
         return None
     # (the longest first, as stamp_pattern tries them: its forms sorted by their length)
     spelt = tuple(sorted(names, key=lambda name: len(re.escape(name)), reverse=True))
-    return Stamps(frozenset(days), spelt, tuple(sorted(hashes)))
+    years = sorted({str(day.year) for day in days})
+    literals = (*years, *spelt, *(sha[:_SHORT_HASH] for sha in sorted(hashes)), _PLACEHOLDER)
+    return Stamps(frozenset(days), spelt, tuple(sorted(hashes)), literals)
 
 
 def _stamp_spans(
@@ -279,6 +284,10 @@ def stamps_alone(newer: str, older: str, new: Stamps, old: Stamps) -> bool:
     while newer[i:] != older[j:]:
         if i >= len(newer) - end and j >= len(older) - end:
             return False  # (the common end reached, and not alike: a stamp ran into it)
+        if not _holds_literal(newer, (max(at[0], i - _CONTEXT), i), new) and not _holds_literal(
+            older, (max(at[1], j - _CONTEXT), j), old
+        ):
+            return False  # (no stamp can stand there: most edits, told without a search)
         put_in = _stamp_over(newer, (max(at[0], i - _CONTEXT), i), new)
         taken_out = _stamp_over(older, (max(at[1], j - _CONTEXT), j), old)
         if put_in is not None and taken_out is not None and i - put_in[0] == j - taken_out[0]:
@@ -292,6 +301,13 @@ def stamps_alone(newer: str, older: str, new: Stamps, old: Stamps) -> bool:
         same = _common_start(newer, older, at)
         i, j = at[0] + same, at[1] + same
     return at != (0, 0)
+
+
+def _holds_literal(text: str, where: tuple[int, int], stamps: Stamps) -> bool:
+    """Whether one of the literals of ``stamps`` stands in ``text`` between ``where[0]`` and
+    _LONGEST characters past ``where[1]``: a stamp found there (_stamp_over) holds one."""
+    end = where[1] + _LONGEST
+    return any(text.find(literal, where[0], end) >= 0 for literal in stamps.literals)
 
 
 def _stamp_alone(
