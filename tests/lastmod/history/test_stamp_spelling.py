@@ -11,7 +11,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sitemill.lastmod.history.dateforms import day_forms
-from sitemill.lastmod.history.stamps import CommitFacts, is_stamp_edit, stamp_pattern
+from sitemill.lastmod.history.stamps import (
+    CommitFacts,
+    commit_stamps_of,
+    is_stamp_edit,
+    stamp_pattern,
+)
 
 SHA = "47bff05a4d2f071e1163c02c98d7d39739d82167"
 LETTERED = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4"  # (a hash that starts with a letter)
@@ -112,3 +117,40 @@ def test_every_form_of_every_month_is_found_as_it_was() -> None:
         for text in (" ".join(shown), "".join(shown), "\n".join(shown)):
             assert new.sub("\x00", text) == old.sub("\x00", text)
         assert new.sub("\x00", " ".join(shown)).count("\x00") >= 8  # (most forms are stamps)
+
+
+# A zero before a two-digit number: no page prints a day or month so (2024-010-020).
+PADDED = re.compile(r"(?<!\d)0(?:1\d|2\d|3[01])(?!\d)")
+
+
+def widest(commits: list[CommitFacts]) -> list[CommitFacts]:
+    """``commits`` with a time at noon UTC on each day a history's stamps read them in
+    (commit_stamps_of: any zone), so that stamp_pattern's one expression holds those days."""
+    stamps = commit_stamps_of(commits)
+    days = () if stamps is None else sorted(stamps.days)
+    noons = tuple(
+        (int(datetime(d.year, d.month, d.day, 12, tzinfo=UTC).timestamp()), 0) for d in days
+    )
+    return [CommitFacts(facts.sha, noons, facts.names) for facts in commits]
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(FACTS, min_size=1, max_size=2), st.lists(TEXTS, min_size=1, max_size=5))
+def test_a_historys_stamps_found_by_value_are_those_its_expression_finds(
+    commits: list[CommitFacts], texts: list[str]
+) -> None:
+    # Issue 79: a history's stamps are found by one expression of any date, compiled once, a
+    # date being a stamp when its value is one of the commit's days (stamps.Stamps), where each
+    # commit's expression of its days' forms was compiled (stamp_pattern): the same places.
+    found, expression = commit_stamps_of(commits), stamp_pattern(widest(commits))
+    assert (found is None) == (expression is None)
+    if found is None or expression is None:
+        return
+    days = sorted(found.days)[:2]
+    shown = [
+        f"{d:%Y-%m-%d} {d:%b} {d.day}, {d.year} {d:%d.%m.%Y} {d.year}年{d.month}月" for d in days
+    ]
+    for text in [*texts, " ".join((*texts, *shown)), "".join(shown) + texts[0]]:
+        if PADDED.search(text):
+            continue  # (a day's forms read "020" as the 20th; a date's value reads none)
+        assert found.sub("\x00", text) == expression.sub("\x00", text), text

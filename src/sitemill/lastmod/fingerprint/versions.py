@@ -60,8 +60,11 @@ EARLIER_VERSIONS: Final = frozenset({8, 9})
 # an older address: history.targetmoves; what an edit kept but moved named: edits.moved_within);
 # 4: issue 79 (one link that moved onto the page itself stands for every link end the edit lost:
 # the same link written twice, history.targetmoves.self_links; an edit is counted over every page
-# its commit changed, not only the pages whose walk stops there: history.templateedits' census).
-DATING_RULES: Final = 4
+# its commit changed, not only the pages whose walk stops there: history.templateedits' census);
+# 5: issue 79 (a stamp on however few pages: a stop no round named whose versions differ only in
+# their commits' stamps is carried past, history.lonestamps; a commit's day in any zone from
+# UTC-12 to UTC+14, and a stamp put in where none stood or taken out, are stamps: history.stamps).
+DATING_RULES: Final = 5
 HTML_SUFFIXES: Final = (".html", ".htm")
 # A page is fingerprinted from at most its first this many bytes, wherever it is read (a
 # tree, a bucket, an old git version), so that one page gives one fingerprint everywhere.

@@ -8,7 +8,9 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from datetime import date
+from functools import lru_cache
 from typing import Final
 
 MONTHS: Final = (
@@ -78,3 +80,34 @@ def any_date() -> re.Pattern[str]:
     """One expression that finds any date (date_forms), a time of day after it included."""
     forms = date_forms(_ANY_YEAR, _ANY_MONTH, _ANY_DAY, f"(?:{_ANY_NAME})")
     return re.compile(f"(?=[\\dJFMASOND])(?:{'|'.join(forms)})")  # (what a date starts with)
+
+
+@lru_cache(maxsize=1)
+def date_expressions() -> tuple[re.Pattern[str], list[re.Pattern[str]]]:
+    """any_date and any_date_forms, compiled once in a process when a text first asks for them:
+    tens of milliseconds (their CJK unit's ranges), which a run whose edits print no date, and
+    the workers, never pay (history.datevalues reads a date's value with them, history.stamps
+    whether it is a commit's day)."""
+    return any_date(), any_date_forms()
+
+
+def _month_number(name: str) -> int:
+    """The number of the month an English name (whole or its first three letters) names; 0
+    for none."""
+    return next((n for n, month in enumerate(MONTHS, 1) if month[:3] == name[:3]), 0)
+
+
+def read_days(found: str) -> Iterator[date]:
+    """The days a date any_date found may be (each form that reads it whole as a real day:
+    03/09/2024 is March 9 and September 3), in date_forms' order, read as they are asked for."""
+    for form in date_expressions()[1]:
+        parts = form.fullmatch(found)
+        if parts is None:
+            continue
+        fields = parts.groupdict()
+        month = int(fields["m"]) if fields.get("m") else _month_number(fields.get("name") or "")
+        try:
+            day = date(int(fields["y"]), month, int(fields["d"]))
+        except ValueError:
+            continue
+        yield day

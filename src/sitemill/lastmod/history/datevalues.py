@@ -26,12 +26,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from datetime import date
 from functools import lru_cache
 from typing import Final
 
 from sitemill.lastmod.fingerprint.targetmarks import MARK_EDGE, TITLE_END
-from sitemill.lastmod.history.dateforms import MONTHS, any_date, any_date_forms, time_of_day
+from sitemill.lastmod.history.dateforms import date_expressions, read_days, time_of_day
 from sitemill.lastmod.history.respacing import unspaced
 
 # The name of an edit that only re-spelled dates (history.edits.edit_of): of the kind that
@@ -50,7 +49,7 @@ def mark_date_values(text: str) -> str:
     """``text`` with each date and each time of day alone (see above) read as one word: VALUE_MARK
     and its value, spaces around it."""
     if _YEAR.search(text):
-        text = _dates()[0].sub(_date_value, text)
+        text = date_expressions()[0].sub(_date_value, text)
     if ":" in text or "时" in text or "時" in text or "시" in text:
         text = _TIME.sub(_time_value, text)
     return text
@@ -115,33 +114,11 @@ def _is_number(token: str) -> bool:
     return token[:1] in "wt" and _NUMBER.fullmatch(token, 1) is not None
 
 
-@lru_cache(maxsize=1)
-def _dates() -> tuple[re.Pattern[str], list[re.Pattern[str]]]:
-    """The expressions of any date (dateforms.any_date) and of each of its forms, compiled
-    when a text first holds a year: tens of milliseconds (their CJK unit's ranges), which a
-    run whose edits print no date, and the workers, never pay."""
-    return any_date(), any_date_forms()
-
-
 def _date_value(found: re.Match[str]) -> str:
-    """The value of a date any_date found (its day), or the date as it stands when no form
-    reads a real day in it."""
-    for form in _dates()[1]:
-        parts = form.fullmatch(found[0])
-        if parts is None:
-            continue
-        fields = parts.groupdict()
-        month = int(fields["m"]) if fields.get("m") else _month(fields.get("name") or "")
-        try:
-            day = date(int(fields["y"]), month, int(fields["d"]))
-        except ValueError:
-            continue
-        return f" {VALUE_MARK}{day.isoformat()} "
-    return found[0]
-
-
-def _month(name: str) -> int:
-    return next((n for n, month in enumerate(MONTHS, 1) if month[:3] == name[:3]), 0)
+    """The value of a date any_date found (its day: the first form that reads a real day in
+    it), or the date as it stands when none does."""
+    day = next(read_days(found[0]), None)
+    return found[0] if day is None else f" {VALUE_MARK}{day.isoformat()} "
 
 
 def _time_value(found: re.Match[str]) -> str:

@@ -62,6 +62,7 @@ from sitemill.git.run import GitBatch
 from sitemill.lastmod.fingerprint.digest import HTML_SUFFIXES
 from sitemill.lastmod.history.editparts import contains, part_names
 from sitemill.lastmod.history.edits import is_site_wide, reorders, rewords
+from sitemill.lastmod.history.lonestamps import LoneStamps
 from sitemill.lastmod.history.probes import (
     PROBE,
     PROBE_MORE,
@@ -132,12 +133,13 @@ def follow_template_edits(
     commits = _commit_changes(census[1])
     rounds = 0  # (those that carried a page past a template edit: MAX_ROUNDS)
     reader = (batch, reduce, stamps, *(naming or (HeldReductions(), None)), base)
+    name = partial(name_stops, pages=pages, remembered=remembered, reader=reader, edits=tables)
+    lone = None if stamps is None else LoneStamps(reader, tables, name)  # (lonestamps)
     while True:
         stops, commit_only, every = stops_worth_naming(pages, sections)
         unmoving = {stop for stop in commit_only if commit_of(stop, pages) in unmoved}
         stops = [stop for stop in stops if stop not in unmoving]
         wanted = [stop for stop in stops if stop not in edits]
-        name = partial(name_stops, pages=pages, remembered=remembered, reader=reader, edits=tables)
         read += _probed(wanted, commit_only, pages, (edits, parts, sketches), name, unmoved)
         named = [(path, end) for path, end in stops if edits.get((path, end)) is not None]
         chosen = _templates(named, pages, (sections, changed), tables)
@@ -148,6 +150,9 @@ def follow_template_edits(
             [stop for stop in every if stop not in judged], pages, census, name, (edits, exact)
         )
         read += more
+        if lone is not None:  # (a stamp on however few pages, no stop named it)
+            alone, more = lone.stamped(every, pages, remembered)
+            read, counted = read + more, counted + alone
         carried, rounds = _this_round(chosen + counted, edits, rounds)
         reference = _carried(carried, pages, remembered)
         if not reference:

@@ -1,0 +1,260 @@
+"""Stamps at a commit few pages stop at: a page whose deploy changed only its stamps."""
+# What the commit knows of itself is a stamp on however few pages (issue 79): a deploy that
+# changed two FAQ pages' "Published: <the deploy's day>" and nothing else, or three tag pages whose
+# only change is a listed post's date printed as the deploy's day (2026年7月8日), moves no date.
+# history.templateedits names the stops where at least MIN_SECTION pages, or most of a section,
+# stop at one commit; any other stop (most are a page's own edit, and reducing both versions of
+# every one would cost a first run most of its time again) is read here as bytes only: the part
+# of its two versions, as git keeps them, between their common start and end (stamps.differing),
+# compared with the commits' stamps (history.stamps). Two versions whose first or last
+# difference stands near no digit and no month name are told apart without a stamp looked for
+# (_near_a_date): a lone stop's stamp is a date (an author's name or a hash changed alone is
+# judged where the counts name stops). Where they differ in the commits' stamps alone, the
+# stop is named so (STAMP_EDIT) and remembered, as stopedits.name_stops names one; a stop an
+# earlier run named is recalled, never read.
+#
+# A page whose every deploy printed a new stamp (aea's LICENSE-template.html: "Published: <the
+# deploy's day>" on 180 deploys, nothing else) is followed past all of them at once: the older
+# versions' stops are read the same way, one after the other, while they changed stamps alone,
+# and the page is carried past the last (its fingerprint taken from its reduction), not one
+# version a round (a round reads every stop of the site again: 203 rounds took aea's first run
+# from 5.6 to 21 s of CPU).
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from typing import Final
+
+from sitemill.git.run import GitBatch
+from sitemill.lastmod.fingerprint.digest import reduction_fingerprint
+from sitemill.lastmod.history.blobs import read_blobs
+from sitemill.lastmod.history.dateforms import MONTHS
+from sitemill.lastmod.history.stamps import CommitStamps, common_ends, differing
+from sitemill.lastmod.history.stopedits import (
+    STAMP_EDIT,
+    HeldReductions,
+    Reduce,
+    StopEdits,
+    StopReader,
+    recall_name,
+    stop_keys,
+)
+from sitemill.lastmod.history.versions import Version
+from sitemill.lastmod.history.walk import Run, blob_key
+
+# Month names (dateforms.MONTHS, whole or cut to three letters), looked for near where two
+# versions differ (_near_a_date).
+_MONTH_NAMES: Final = re.compile(
+    "|".join(sorted({*MONTHS, *(name[:3] for name in MONTHS)}, key=len, reverse=True))
+)
+# Bytes on each side of where two versions differ that a date's digit or month name stands in
+# if the difference is in a date (_near_a_date: "September 30th" from its S to its 3 is 10).
+_NEAR: Final = 16
+# Bytes an edit changes at most that its reductions are read for when it holds a stamp beside
+# more than stamps (a footer put in with the deploy's day: _stamps_alone).
+_SHORT: Final = 512
+# Versions read at once where a page's stamps are followed back (LoneStamps._ahead).
+_AHEAD: Final = 16
+# A stop: a page's path and its run's end there.
+Stop = tuple[str, int]
+# What a stop's two versions are: stamps alone (True), something else (False), not yet read
+# (None).
+_Verdict = bool | None
+
+
+class LoneStamps:
+    """The stops no round named, each read once for its stamps alone (see above), with the
+    ``reader`` stops are named with (stopedits.StopReader: the git batch, the reduction, the
+    commits' stamps, the reductions held) and the tables it names into (``edits``)."""
+
+    def __init__(
+        self, reader: StopReader, edits: StopEdits, name: Callable[[list[Stop]], int]
+    ) -> None:
+        self._reader = reader
+        self._edits = edits
+        self._name_stops = name
+        self._tried: set[Stop] = set()
+        self._count = 0  # (blobs read)
+
+    def stamped(
+        self,
+        every: list[Stop],
+        pages: Mapping[str, Run],
+        remembered: tuple[Mapping[str, str], dict[str, str]],
+    ) -> tuple[list[Stop], int]:
+        """Of the stops of ``every`` no round has named nor read here before, those whose edit
+        changed only their commits' stamps, each carried as far back as its page's versions
+        changed stamps alone: the last such stop of each (see above), named; and the blobs
+        read."""
+        self._count, edits = 0, self._edits[0]
+        lone = [stop for stop in every if stop not in self._tried and stop not in edits]
+        self._tried.update(lone)
+        verdicts = {stop: _recalled(stop, pages, remembered) for stop in lone}
+        unread = [stop for stop, verdict in verdicts.items() if verdict is None]
+        verdicts.update(self._read(unread, pages))
+        carried = []
+        for path, end in (stop for stop, verdict in verdicts.items() if verdict):
+            last = self._followed(path, pages[path], end, remembered)
+            self._tried.update((path, at) for at in range(end, last + 1))
+            carried.append((path, last))
+        return carried, self._count
+
+    def _read(self, stops: list[Stop], pages: Mapping[str, Run]) -> dict[Stop, _Verdict]:
+        """Whether each of ``stops`` changed its commits' stamps alone, read from its two
+        versions' bytes (their blobs read at once)."""
+        batch, stamps = self._reader[0], self._reader[2]
+        blobs = {version.blob for stop in stops for version in _around(pages[stop[0]], stop[1])}
+        wanted = sorted(blob for blob in blobs if blob is not None)
+        data = dict(read_blobs(batch, wanted))
+        self._count += len(wanted)
+        verdicts: dict[Stop, _Verdict] = {}
+        for path, end in stops:
+            newer, older = _around(pages[path], end)
+            texts = (data.get(newer.blob or b""), data.get(older.blob or b""))
+            verdicts[path, end] = stamps is not None and _stamps_alone(
+                texts, (newer, older), stamps
+            )
+        unclear = [stop for stop, verdict in verdicts.items() if verdict is None]
+        if unclear:  # (their reductions tell: stopedits.name_stops, the others' naming)
+            self._count += self._name_stops(unclear)
+            verdicts.update({stop: self._edits[0].get(stop) == STAMP_EDIT for stop in unclear})
+        return verdicts
+
+    def _followed(
+        self,
+        path: str,
+        run: Run,
+        end: int,
+        remembered: tuple[Mapping[str, str], dict[str, str]],
+    ) -> int:
+        """The last stop of the page at ``path`` from ``end`` on whose edit, as each before
+        it, changed stamps alone, all of them named so; ``end`` itself when the fingerprint
+        of the version before that one cannot be taken as the walk takes it."""
+        batch, reduce, stamps, held = self._reader[:4]
+        last, data = end, dict[bytes | None, bytes | None]()
+        while (next_end := last + 1) < len(run.chain):
+            verdict = _recalled((path, next_end), {path: run}, remembered)
+            if verdict is None and stamps is not None:
+                newer, older = _around(run, next_end)
+                if older.blob not in data:  # (the next _AHEAD versions, in one request)
+                    data = {newer.blob: data.get(newer.blob), **self._ahead(run, next_end)}
+                texts = (data.get(newer.blob), data.get(older.blob))
+                verdict = _stamps_alone(texts, (newer, older), stamps) or False
+            if not verdict:
+                break
+            last = next_end
+        for at in range(end, last + 1):
+            self._name(path, run, at, remembered)
+        if last == end:
+            return end
+        found = _fingerprint(path, run, (end, last), (batch, reduce, held), remembered)
+        if found is None:
+            return end
+        remembered[1][blob_key(path, run.chain[last].blob or b"")] = found
+        return last
+
+    def _ahead(self, run: Run, end: int) -> dict[bytes | None, bytes | None]:
+        """The bytes of the versions of ``run`` from the one before ``end`` on, _AHEAD of them
+        (those of the newer ones read: a page that printed its deploy's day on every deploy is
+        read in a few requests, not one a version)."""
+        versions = run.chain[end - 1 : end + _AHEAD]
+        wanted = list(dict.fromkeys(v.blob for v in versions if v.blob is not None))
+        self._count += len(wanted)
+        return dict(read_blobs(self._reader[0], wanted))
+
+    def _name(
+        self, path: str, run: Run, end: int, remembered: tuple[Mapping[str, str], dict[str, str]]
+    ) -> None:
+        """Name the stop at ``end`` of ``path``'s run a stamp edit, and remember it so."""
+        for table in self._edits:
+            table[path, end] = STAMP_EDIT
+        for key in stop_keys(path, run, end) or ():
+            remembered[1][key] = STAMP_EDIT
+
+
+def _recalled(
+    stop: Stop, pages: Mapping[str, Run], remembered: tuple[Mapping[str, str], dict[str, str]]
+) -> _Verdict:
+    """What an earlier run (or this one) named the edit at ``stop``: stamps alone, something
+    else, or nothing yet (None); a deleted version's stop is none."""
+    keys = stop_keys(stop[0], pages[stop[0]], stop[1])
+    if keys is None:
+        return False
+    names = [recall_name(remembered, key) for key in keys]
+    if None in names:
+        return None
+    return all(name == STAMP_EDIT for name in names)
+
+
+def _stamps_alone(
+    texts: tuple[bytes | None, bytes | None],
+    versions: tuple[Version, Version],
+    stamps: CommitStamps,
+) -> _Verdict:
+    """Whether ``texts`` (the bytes of the newer and the older of ``versions``) differ in
+    their commits' stamps alone (history.stamps), read where they differ, digits and month
+    names near their first and last difference first (_near_a_date); None when their
+    reductions are to tell: a short edit that is more than stamps in bytes and holds one (a
+    footer put in with the deploy's day: its tags are no words)."""
+    newer, older = texts
+    if newer is None or older is None or newer == older:
+        return False
+    start, end = common_ends(newer, older)
+    times = (versions[0].time, versions[1].time)
+    short = max(len(newer), len(older)) - end - start <= _SHORT
+    edges = (start, len(newer) - end - 1), (start, len(older) - end - 1)
+    if not short and not all(
+        _near_a_date(text, at) for text, ats in zip(texts, edges, strict=True) for at in ats
+    ):
+        return False  # (an edit whose first or last change is no date's: no page scanned)
+    parts = differing(newer, older)  # (alike around them: no stamp there changes the verdict)
+    decoded = (parts[0].decode("utf-8", "replace"), parts[1].decode("utf-8", "replace"))
+    if stamps.is_stamp_edit(*decoded, times):
+        return True
+    return None if short and stamps.holds_stamp(decoded[0], times[0]) else False
+
+
+def _fingerprint(
+    path: str,
+    run: Run,
+    ends: tuple[int, int],
+    reading: tuple[GitBatch, Reduce, HeldReductions],
+    remembered: tuple[Mapping[str, str], dict[str, str]],
+) -> str | None:
+    """The fingerprint of the older version at the stop ``ends[1]``, from its reduction;
+    None unless the older version at ``ends[0]``, whose fingerprint the walk took, gives that
+    one so too (a reduction that is not what the walk's fingerprint hashes)."""
+    batch, reduce, held = reading
+    first, last = run.chain[ends[0]].blob, run.chain[ends[1]].blob
+    known = None if first is None else recall_name(remembered, blob_key(path, first))
+    if first is None or last is None or known is None:
+        return None
+    found = {}
+    for blob in (first, last):
+        kept = held.get(blob, path)
+        if kept is not None:
+            found[blob] = kept
+    wanted = [blob for blob in (first, last) if blob not in found]
+    for blob, data in read_blobs(batch, wanted):
+        if data is None:
+            return None
+        found[blob] = reduce(path, data)
+        held.add(blob, path, found[blob])
+    if reduction_fingerprint(found[first]) != known:
+        return None
+    return reduction_fingerprint(found[last])
+
+
+def _near_a_date(text: bytes | None, at: int) -> bool:
+    """Whether a digit or a month's name stands within _NEAR bytes of ``at`` in ``text``
+    (every character of a date does: 2024年3月9日, September 30th, 2024)."""
+    if text is None or not 0 <= at < len(text) + 1:
+        return False
+    near = text[max(0, at - _NEAR) : at + _NEAR + 1].decode("utf-8", "replace")
+    return any(character.isdigit() for character in near) or bool(_MONTH_NAMES.search(near))
+
+
+def _around(run: Run, end: int) -> tuple[Version, Version]:
+    """The newer and the older version around the stop at ``end``."""
+    return run.chain[end - 1], run.chain[end]
