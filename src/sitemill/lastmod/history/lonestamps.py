@@ -5,7 +5,7 @@
 # history.templateedits names the stops where at least MIN_SECTION pages, or most of a section,
 # stop at one commit; any other stop (most are a page's own edit, and reducing both versions of
 # every one would cost a first run most of its time again) is read here as bytes only: the part
-# of its two versions, as git keeps them, between their common start and end (stamps.differing),
+# of its two versions, as git keeps them, between their common start and end (commonends.differing),
 # compared with the commits' stamps (history.stamps). Two versions whose first or last
 # difference stands near no digit and no month name are told apart without a stamp looked for
 # (_near_a_date): a lone stop's stamp is a date (an author's name or a hash changed alone is
@@ -29,8 +29,9 @@ from typing import Final
 from sitemill.git.run import GitBatch
 from sitemill.lastmod.fingerprint.digest import reduction_fingerprint
 from sitemill.lastmod.history.blobs import read_blobs
+from sitemill.lastmod.history.commonends import common_ends, differing
 from sitemill.lastmod.history.dateforms import MONTHS
-from sitemill.lastmod.history.stamps import CommitStamps, common_ends, differing
+from sitemill.lastmod.history.stamps import CommitStamps
 from sitemill.lastmod.history.stopedits import (
     STAMP_EDIT,
     HeldReductions,

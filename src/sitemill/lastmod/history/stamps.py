@@ -25,19 +25,18 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta, timezone
-from typing import TYPE_CHECKING, AnyStr, Final
+from typing import TYPE_CHECKING, Final
 
+from sitemill.lastmod.history.commonends import CONTEXT, common_ends, common_length, differing
 from sitemill.lastmod.history.dateforms import MONTHS, date_expressions, day_forms, read_days
 
 if TYPE_CHECKING:  # (a bucket's deploy edits use the stamps without git)
     from sitemill.git.run import Git
 
 _SHORT_HASH: Final = 7  # git's shortest abbreviation
-# Characters read on each side of where two versions differ (a stamp is shorter).
-_CONTEXT: Final = 80
 # What a stamp is replaced with before two versions are compared.
 _PLACEHOLDER: Final = "\x00"
 # Every stamp starts with a digit (a date's number, a hash's), its month's name's first letter
@@ -275,7 +274,7 @@ def stamps_alone(newer: str, older: str, new: Stamps, old: Stamps) -> bool:
     one's (``old``) stood, starting as far back in both, or put in where none stood, or one of
     the older commit's taken out (issue 79: what the commit knows of itself, however it came),
     and after it the two alike up to their next difference, and so on to their ends. Only the
-    differences and _CONTEXT characters before each are looked at for stamps (a page whose
+    differences and CONTEXT characters before each are looked at for stamps (a page whose
     deploy printed its day in its head and at its foot is not read whole between them)."""
     if newer == older:
         return False
@@ -284,12 +283,12 @@ def stamps_alone(newer: str, older: str, new: Stamps, old: Stamps) -> bool:
     while newer[i:] != older[j:]:
         if i >= len(newer) - end and j >= len(older) - end:
             return False  # (the common end reached, and not alike: a stamp ran into it)
-        if not _holds_literal(newer, (max(at[0], i - _CONTEXT), i), new) and not _holds_literal(
-            older, (max(at[1], j - _CONTEXT), j), old
+        if not _holds_literal(newer, (max(at[0], i - CONTEXT), i), new) and not _holds_literal(
+            older, (max(at[1], j - CONTEXT), j), old
         ):
             return False  # (no stamp can stand there: most edits, told without a search)
-        put_in = _stamp_over(newer, (max(at[0], i - _CONTEXT), i), new)
-        taken_out = _stamp_over(older, (max(at[1], j - _CONTEXT), j), old)
+        put_in = _stamp_over(newer, (max(at[0], i - CONTEXT), i), new)
+        taken_out = _stamp_over(older, (max(at[1], j - CONTEXT), j), old)
         if put_in is not None and taken_out is not None and i - put_in[0] == j - taken_out[0]:
             at = put_in[1], taken_out[1]  # (one stamp for another)
         elif (alone := _stamp_alone(newer, older, (i, j), new)) is not None:
@@ -342,40 +341,7 @@ def _common_start(newer: str, older: str, at: tuple[int, int]) -> int:
     """The length of the common start of ``newer`` from ``at[0]`` and ``older`` from
     ``at[1]``."""
     tail = (newer[at[0] :], older[at[1] :])
-    return _common(*tail, lambda n: tail[0][:n] == tail[1][:n])
-
-
-def differing(newer: AnyStr, older: AnyStr) -> tuple[AnyStr, AnyStr]:
-    """The parts of ``newer`` and ``older`` between their common start and end, with _CONTEXT
-    characters of each around them (a stamp is shorter): the stamps' expression reads those
-    only, not the whole page twice."""
-    start, end = common_ends(newer, older)
-    cut = max(0, start - _CONTEXT)
-    return (
-        newer[cut : len(newer) - max(0, end - _CONTEXT)],
-        older[cut : len(older) - max(0, end - _CONTEXT)],
-    )
-
-
-def common_ends(newer: AnyStr, older: AnyStr) -> tuple[int, int]:
-    """The lengths of the common start of ``newer`` and ``older`` and of their common end
-    after it."""
-    start = _common(newer, older, lambda n: newer[:n] == older[:n])
-    limit = min(len(newer), len(older)) - start
-    end = _common(newer, older, lambda n: newer[len(newer) - n :] == older[len(older) - n :], limit)
-    return start, end
-
-
-def _common(newer: AnyStr, older: AnyStr, same: Callable[[int], bool], limit: int = -1) -> int:
-    """The largest n up to ``limit`` (the shorter length) for which ``same(n)``, by halving."""
-    low, high = 0, min(len(newer), len(older)) if limit < 0 else limit
-    while low < high:
-        middle = (low + high + 1) // 2
-        if same(middle):
-            low = middle
-        else:
-            high = middle - 1
-    return low
+    return common_length(*tail, lambda n: tail[0][:n] == tail[1][:n])
 
 
 class CommitStamps:

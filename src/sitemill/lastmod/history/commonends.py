@@ -1,0 +1,46 @@
+"""Where two versions of a text differ: their common start and end, found by halving."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import AnyStr, Final
+
+# Characters read on each side of where two versions differ (a stamp is shorter).
+CONTEXT: Final = 80
+
+
+def differing(newer: AnyStr, older: AnyStr) -> tuple[AnyStr, AnyStr]:
+    """The parts of ``newer`` and ``older`` between their common start and end, with CONTEXT
+    characters of each around them (a stamp is shorter): the stamps' expression reads those
+    only, not the whole page twice."""
+    start, end = common_ends(newer, older)
+    cut = max(0, start - CONTEXT)
+    return (
+        newer[cut : len(newer) - max(0, end - CONTEXT)],
+        older[cut : len(older) - max(0, end - CONTEXT)],
+    )
+
+
+def common_ends(newer: AnyStr, older: AnyStr) -> tuple[int, int]:
+    """The lengths of the common start of ``newer`` and ``older`` and of their common end
+    after it."""
+    start = common_length(newer, older, lambda n: newer[:n] == older[:n])
+    limit = min(len(newer), len(older)) - start
+    end = common_length(
+        newer, older, lambda n: newer[len(newer) - n :] == older[len(older) - n :], limit
+    )
+    return start, end
+
+
+def common_length(
+    newer: AnyStr, older: AnyStr, same: Callable[[int], bool], limit: int = -1
+) -> int:
+    """The largest n up to ``limit`` (the shorter length) for which ``same(n)``, by halving."""
+    low, high = 0, min(len(newer), len(older)) if limit < 0 else limit
+    while low < high:
+        middle = (low + high + 1) // 2
+        if same(middle):
+            low = middle
+        else:
+            high = middle - 1
+    return low
