@@ -9,11 +9,13 @@ from typing import AnyStr, Final
 CONTEXT: Final = 80
 
 
-def differing(newer: AnyStr, older: AnyStr) -> tuple[AnyStr, AnyStr]:
-    """The parts of ``newer`` and ``older`` between their common start and end, with CONTEXT
-    characters of each around them (a stamp is shorter): the stamps' expression reads those
-    only, not the whole page twice."""
-    start, end = common_ends(newer, older)
+def differing(
+    newer: AnyStr, older: AnyStr, ends: tuple[int, int] | None = None
+) -> tuple[AnyStr, AnyStr]:
+    """The parts of ``newer`` and ``older`` between their common start and end (``ends``,
+    when the caller found them: common_ends), with CONTEXT characters of each around them (a
+    stamp is shorter): the stamps' expression reads those only, not the whole page twice."""
+    start, end = common_ends(newer, older) if ends is None else ends
     cut = max(0, start - CONTEXT)
     return (
         newer[cut : len(newer) - max(0, end - CONTEXT)],

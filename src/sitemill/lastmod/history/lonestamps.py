@@ -209,7 +209,7 @@ def _stamps_alone(
         _near_a_date(text, at) for text, ats in zip(texts, edges, strict=True) for at in ats
     ):
         return False  # (an edit whose first or last change is no date's: no page scanned)
-    parts = differing(newer, older)  # (alike around them: no stamp there changes the verdict)
+    parts = differing(newer, older, (start, end))  # (alike around them: no stamp there counts)
     decoded = (parts[0].decode("utf-8", "replace"), parts[1].decode("utf-8", "replace"))
     if stamps.is_stamp_edit(*decoded, times):
         return True
