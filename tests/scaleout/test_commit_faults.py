@@ -423,3 +423,43 @@ def _html_links(read: Callable[[str], bytes | None]) -> set[str]:
     return {
         link.decode() for link in re.findall(rb'href="(https://example\.com/[^"]*\.html)"', data)
     }
+
+
+# sitemill's own sitemap.html from a run with html_sitemap on: its head says who made it.
+LEFTOVER = (
+    b'<!doctype html><html><head><meta name="generator" content="sitemill 0.1">'
+    b"<title>Sitemap</title></head><body><a href='https://example.com/a/0.html'>0</a></body></html>"
+)
+
+
+@pytest.mark.parametrize("fault", [fail, precondition_failed], ids=["failure", "412"])
+def test_a_fault_at_any_call_of_a_full_rebuild_deleting_sitemills_sitemap_html_loses_nothing(
+    monkeypatch: pytest.MonkeyPatch, fault: Callable[[], None]
+) -> None:
+    """html_sitemap off over a bucket that holds sitemill's own sitemap.html: the full rebuild
+    deletes it after the commit (shardcommit.delete_after_commit). A fault at each call, the
+    deletion's among them, leaves one whole build (the leftover there or gone, never listed);
+    done again, the leftover is gone and a clean rebuild writes nothing."""
+    off = make_config(
+        state=f"s3://{STATE_BUCKET}/site/sitemill-state.json.gz",
+        shards="on", max_urls=5, shard_fill=4,
+    )  # fmt: skip
+    monkeypatch.setattr(sys.modules[__name__], "CONFIG", off)  # (its own worlds: _SPLIT)
+
+    def split_beside_the_leftover(s3: Any) -> None:
+        put(s3, *SPLIT)
+        s3.put_object(Bucket=BUCKET, Key="sitemap.html", Body=LEFTOVER, ContentType="text/html")
+
+    monkeypatch.setattr(sys.modules[__name__], "split", split_beside_the_leftover)
+    signatures = dry_pass(full_rebuild)
+    deletion = ("DeleteObject", BUCKET, "sitemap.html")
+    assert deletion in signatures, signatures
+    if fault is precondition_failed:  # (a refused conditional write or deletion)
+        signatures = [call for call in signatures if call[0] in ("PutObject", "DeleteObject")]
+    for call in signatures:
+        with faulted(call, full_rebuild, fault) as (s3, before):
+            assert BASE + "sitemap.html" not in live_urls(reader(s3)), call
+            full_rebuild(s3)  # done again
+            assert sorted(live_urls(reader(s3))) == sorted(before + urls(*SPLIT)), call
+            assert reader(s3)("sitemap.html") is None, call
+            assert_converged(s3)

@@ -245,15 +245,13 @@ HeadReader = Callable[[str], bytes | None]
 
 
 def head_reader(client: S3Client, bucket: str, prefix: str) -> HeadReader:
-    """The head of a root object (one ranged GET of PAGE_FACTS_BYTES); None when it is gone or
-    cannot be read (then the page's own read says why, as for any page)."""
+    """The head of a root object (one ranged GET of PAGE_FACTS_BYTES); None when it is gone.
+    A failed read raises SourceError: guessing "the user's page" would list a sitemap.html
+    that the run, reading it again after its commit, proves sitemill's and deletes."""
     from sitemill.html.noindex import PAGE_FACTS_BYTES
 
     def read(name: str) -> bytes | None:
-        try:
-            return read_object(client, bucket, prefix + name, limit=PAGE_FACTS_BYTES)
-        except SourceError:
-            return None
+        return read_object(client, bucket, prefix + name, limit=PAGE_FACTS_BYTES)
 
     return read
 
