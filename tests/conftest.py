@@ -8,6 +8,7 @@ import functools
 import importlib
 import inspect
 import os
+import signal
 import types
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
@@ -24,6 +25,12 @@ from moto.s3.models import S3Backend
 from enginestand import Stand
 from livesite import serve_folder
 from sitemill.lastmod.fingerprint import reduction
+
+# A suite started in the background (a shell without job control starts it with SIGINT
+# ignored, and Python then keeps it ignored) would see no Ctrl-C: the tests of Ctrl-C send one
+# as a terminal does, so the suite takes it as a terminal's process would.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 # moto gives every test a fresh boto3 session, and each session read the service models (JSON,
 # read-only) again: about 0.2 s per client. One loader per data path for the whole process.
