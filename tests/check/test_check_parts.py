@@ -65,8 +65,8 @@ def test_changes_are_the_runs_or_the_last_that_changed_any() -> None:
 
 
 def test_the_published_bytes_decide_before_a_remembered_fingerprint(tmp_path: Path) -> None:
+    from sitemill.check.livepages import same_version
     from sitemill.check.published import Fingerprinting
-    from sitemill.check.sameversion import same_version
     from sitemill.check.sitefolder import SiteFolder
 
     how = Fingerprinting(FINGERPRINT_VERSION, True, (), "https://e.org/")

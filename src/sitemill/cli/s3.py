@@ -9,10 +9,10 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, TextIO
 
 from sitemill.aws.clients import make_s3_client
-from sitemill.cli.output import say
 from sitemill.cli.progress import live_line
 from sitemill.cli.report import print_report, write_counts
 from sitemill.cli.s3function import stack_state_elsewhere
+from sitemill.cli.usage import say
 from sitemill.config.model import Config
 from sitemill.errors import ConfigError
 from sitemill.jobs.afterpublish import after_publishing

@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from sitemill.cli.options import add_config_flags, config_from_args, site_and_config
-from sitemill.cli.output import say
 from sitemill.cli.usage import (
     EXIT_INVALID,
     Parser,
@@ -20,6 +19,7 @@ from sitemill.cli.usage import (
     key_prefix,
     require_s3_extra,
     s3_client,
+    say,
 )
 from sitemill.errors import ConfigError
 
