@@ -14,7 +14,12 @@ from typing import TextIO
 from sitemill.check.problems import CheckReport
 from sitemill.check.run import CheckOptions
 from sitemill.commands.check import Checked, announce_passed, check_tree
-from sitemill.github.announce import SENT_NOT_KEPT, Announcer, action_pending_store
+from sitemill.github.announce import (
+    SENT_NOT_KEPT,
+    Announcer,
+    action_pending_store,
+    indexnow_outputs,
+)
 from sitemill.github.commands import append_to, workflow_command, write_outputs
 from sitemill.github.previous import state_name
 from sitemill.github.push import Committed, commit_outputs
@@ -74,8 +79,7 @@ def finish_check(settings: Settings, env: Mapping[str, str], run: CheckRun, stdo
         "problems": str(len(report.sorted_problems())),
         "changed": "true" if sha else "false",
         "commit-sha": sha or "",
-        "indexnow-sent": "" if outcome is None else str(sum(outcome.sent.values())),
-        "indexnow-pending": "" if outcome is None else str(outcome.pending),
+        **indexnow_outputs(outcome),
     }
     write_outputs(env.get("GITHUB_OUTPUT"), outputs)
     append_to(env.get("GITHUB_STEP_SUMMARY"), render_check_summary(report, outcome))
