@@ -26,7 +26,7 @@ from typing import Final
 
 from sitemill.bounded.inflate import inflate_head
 from sitemill.check.problems import CANONICAL, PAGE, STALE, UNCHECKED, Problem
-from sitemill.check.published import Fingerprinting, PublishedPage
+from sitemill.check.published import Fingerprinting, PublishedPage, SiteFolder
 from sitemill.check.sameurl import same_url
 from sitemill.check.served import (
     cache_fix,
@@ -35,7 +35,6 @@ from sitemill.check.served import (
     robots_header_noindex,
     status_problem,
 )
-from sitemill.check.sitefolder import SiteFolder
 from sitemill.filenames.outputs import stored_digest
 from sitemill.html.facts import PageFacts, read_page_facts
 from sitemill.html.links import resolve_url
