@@ -65,9 +65,8 @@ def test_changes_are_the_runs_or_the_last_that_changed_any() -> None:
 
 
 def test_the_published_bytes_decide_before_a_remembered_fingerprint(tmp_path: Path) -> None:
-    from sitemill.check.published import Fingerprinting
-    from sitemill.check.sameversion import same_version
-    from sitemill.check.sitefolder import SiteFolder
+    from sitemill.check.livepages import same_version
+    from sitemill.check.published import Fingerprinting, SiteFolder
 
     how = Fingerprinting(FINGERPRINT_VERSION, True, (), "https://e.org/")
     body = b"<title>A</title><main><p>Words of the page.</p></main>"
@@ -96,8 +95,7 @@ def test_with_a_fingerprint_this_sitemill_cannot_make_a_page_is_compared_by_byte
     tmp_path: Path,
 ) -> None:
     from sitemill.check.livepages import judge_page
-    from sitemill.check.published import Fingerprinting
-    from sitemill.check.sitefolder import SiteFolder
+    from sitemill.check.published import Fingerprinting, SiteFolder
     from sitemill.web.livesite import LiveAnswer
 
     how = Fingerprinting(

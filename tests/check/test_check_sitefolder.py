@@ -1,11 +1,11 @@
-"""check.sitefolder: each real path is os.path.realpath's own, links and odd paths included."""
+"""check.published.SiteFolder: each real path is os.path.realpath's own, links and odd paths too."""
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
 
-from sitemill.check.sitefolder import SiteFolder
+from sitemill.check.published import SiteFolder
 
 
 def test_real_paths_are_realpaths_own(tmp_path: Path) -> None:

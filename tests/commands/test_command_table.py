@@ -64,3 +64,46 @@ def test_no_front_end_chooses_a_buckets_run_itself() -> None:
             if names & RUN_INSIDES:
                 found[str(path.relative_to(PACKAGE))] = sorted(names & RUN_INSIDES)
     assert found == {}
+
+
+# What a command decides is defined once in commands/ (issue 80), each front end adapting how
+# its inputs arrive and how the summary leaves: the redirects a diff suggests and their form
+# (TreeDiff.suggested), the pending URLs a check lets IndexNow send (announce_passed), a check's
+# exit (Checked.exit_code).
+DECIDED_ONCE = {"suggest", "form_for", "hold_back", "ok"}
+
+
+def decided_here(tree: ast.AST) -> set[str]:
+    """The names of DECIDED_ONCE ``tree`` imports or reads as an attribute (``report.ok``)."""
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.Attribute):
+            names.add(node.attr)
+    return names & DECIDED_ONCE
+
+
+def test_the_check_finds_a_decision() -> None:
+    tree = ast.parse("from x import suggest\ny = checked.report.ok or warn\noutcome.hold_back(a)")
+    assert decided_here(tree) == {"suggest", "ok", "hold_back"}
+
+
+def test_no_front_end_decides_what_a_command_decides() -> None:
+    found = {}
+    for front in FRONT_ENDS:
+        for path in sorted((PACKAGE / front).rglob("*.py")):
+            names = decided_here(ast.parse(path.read_text(encoding="utf-8")))
+            if names:
+                found[str(path.relative_to(PACKAGE))] = sorted(names)
+    assert found == {}
+
+
+def test_the_cli_reads_a_buckets_site_in_one_place() -> None:
+    """check, indexnow, s3 and why name a bucket's site with --bucket and --prefix alike
+    (cli.options.record_site), and refuse a second state beside the stack's alike."""
+    cli = sorted((PACKAGE / "cli").glob("*.py"))
+    site = {path.name for path in cli if "BucketSettings.read" in path.read_text("utf-8")}
+    assert site == {"options.py"}
+    refused = {path.name for path in cli if 'ConfigError("state"' in path.read_text("utf-8")}
+    assert refused == {"s3function.py"}

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from test_action import BASE_URL, make_project, run_action
 
-from sitemill.github.loggroups import LogGroups
+from sitemill.github.commands import LogGroups
 
 
 def test_the_action_log_folds_each_phase_in_a_group(tmp_path: Path) -> None:

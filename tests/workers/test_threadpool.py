@@ -77,7 +77,7 @@ def test_a_generator_closed_early_cancels_what_has_not_started() -> None:
 
 def test_an_interrupted_pool_waits_for_no_work_under_way() -> None:
     """Ctrl-C: the work not started is cancelled, the work under way (git log over a long
-    history) is not waited for (the CLI then exits at once: cli.output.interrupted)."""
+    history) is not waited for (the CLI then exits at once: cli.usage.exit_interrupted)."""
     release = threading.Event()
     try:
         with pytest.raises(KeyboardInterrupt), interruptible_pool(1, PREFIX) as pool:

@@ -2,13 +2,21 @@
 # Imported by sitemill.aws.handler only once an event asks for a rebuild: the events that ask
 # for none (most are sitemill's own writes coming back) start without the pipeline. A rebuild
 # imports the partitioned state's rebuild and CloudFront's invalidation only when it uses them.
+# A big bucket's full rebuild runs on the stack's state machine instead (Distributor): the
+# execution is started with a deterministic name (docs/distributed.md, When it runs).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from sitemill.aws.clients import CloudFrontClient, make_cloudfront_client, make_s3_client
+from sitemill.aws.clients import (
+    CloudFrontClient,
+    make_cloudfront_client,
+    make_s3_client,
+    make_states_client,
+)
 from sitemill.aws.events import Trigger
 from sitemill.aws.logs import LambdaSettings
 from sitemill.aws.selection import Selection
@@ -43,13 +51,9 @@ def rebuild_chosen(
     client = s3 if s3 is not None else make_s3_client()
     distribute = None
     if settings.state_machine is not None:  # (the stack's distributed rebuild)
-        from sitemill.aws.distribute import Distributor
-
         distribute = Distributor(settings.state_machine, site, trigger.message_ids, states)
     report = _rebuild(config, client, site, trigger, selection, distribute)
     if report.execution is not None:
-        from sitemill.aws.distribute import started_answer
-
         return started_answer(report, distribute.why if distribute else "")
     result = summary_counts(report, dry_run=trigger.dry_run)
     if report.diff is not None:  # (what it took out of the sitemaps: none on a first run)
@@ -103,3 +107,45 @@ def _rebuild(
     partitioned = open_partitioned(config, client, site)
     # (the bucket job by this module's name for it, which a test may wrap to count the rebuilds)
     return rebuild_site(config, client, site, asked, partitioned, job=build_bucket)
+
+
+class Distributor:
+    """Starts the distributed full rebuild of a site on the stack's state machine, with a
+    deterministic name; remembers why it was asked to (for the answer)."""
+
+    def __init__(
+        self,
+        state_machine: str,
+        site: BucketSite,
+        asked_by: Sequence[str],
+        states: StatesClient | None = None,
+    ) -> None:
+        """``asked_by``: the SQS message ids of the batch (none: a rebuild asked for by hand)."""
+        self.state_machine, self.site, self.asked_by, self.states = (
+            state_machine, site, asked_by, states
+        )  # fmt: skip
+        self.why = ""
+
+    def __call__(self, why: str) -> str:
+        """Start it (``why``: the site does not fit the function); the execution's ARN."""
+        from sitemill.scaleout.distplan import RunRequest
+        from sitemill.scaleout.executor import StepFunctionsExecutor, run_name
+
+        self.why = why
+        client = self.states if self.states is not None else make_states_client()
+        name = run_name("full", self.asked_by or ("rebuild",), datetime.now(UTC))
+        request = RunRequest(name, self.site.bucket, self.site.prefix)
+        return StepFunctionsExecutor(client, self.state_machine).start(request)
+
+
+def started_answer(report: Report, why: str) -> dict[str, Any]:
+    """The answer of a run that handed the rebuild to the state machine: no counts of a
+    rebuild that has not happened yet, but the execution, and why."""
+    execution = report.execution or ""
+    return {
+        "status": "started",
+        "execution": execution,
+        "execution_name": execution.rsplit(":", 1)[-1],
+        "why": f"a distributed rebuild on Step Functions: {why}",
+        "requests": dict(sorted(report.requests.items())),
+    }

@@ -4,17 +4,30 @@
 # canonical that names another answers); and its content fingerprint,
 # made as the publishing run made it, is the one that run dated: else a cache serves another
 # version. Judged in the worker that fetched it, so that only the verdict is kept.
+# A <loc> that redirects is never followed for the page's checks, but the fix depends on where it
+# leads: a host that only adds a slash or strips ".html" serves the page at the URL a url_style
+# lists (sitemill.check.served), so that style is the fix, but only if that URL answers 200. Each
+# target on the site is asked once (at most MAX_TARGETS_ASKED); one that is not live means the
+# page is served at neither URL.
+# Whether a live page is that version (same_version) is compared like with like. The same bytes are
+# the same version: a bucket's page by the ETag the state keeps (the MD5 of one PUT's bytes), a
+# tree's by the file the build read, still in the site folder. Other bytes are compared by content,
+# both fingerprints made the same way from the bytes alone: a page's fingerprint in the state was
+# made with the other pages' lines at hand (fingerprint.linememo), and on some pages that reads a
+# block of furniture differently, so the remembered fingerprint is the last resort, where no
+# published bytes are at hand; and no resort at all when it is of a version this sitemill cannot
+# compute (the page is then not compared).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Final
 
 from sitemill.bounded.inflate import inflate_head
 from sitemill.check.problems import CANONICAL, PAGE, STALE, UNCHECKED, Problem
-from sitemill.check.published import Fingerprinting, PublishedPage
+from sitemill.check.published import Fingerprinting, PublishedPage, SiteFolder
 from sitemill.check.sameurl import same_url
-from sitemill.check.sameversion import same_version
 from sitemill.check.served import (
     cache_fix,
     media_type,
@@ -22,13 +35,15 @@ from sitemill.check.served import (
     robots_header_noindex,
     status_problem,
 )
-from sitemill.check.sitefolder import SiteFolder
+from sitemill.filenames.outputs import stored_digest
 from sitemill.html.facts import PageFacts, read_page_facts
 from sitemill.html.links import resolve_url
-from sitemill.lastmod.fingerprint.digest import MAX_FINGERPRINT_BYTES
-from sitemill.web.livesite import REDIRECTS, RUN_DEADLINE, LiveAnswer
+from sitemill.lastmod.fingerprint.digest import MAX_FINGERPRINT_BYTES, fingerprint_file
+from sitemill.safefs import read_regular, relative_inside
+from sitemill.web.livesite import REDIRECTS, RUN_DEADLINE, LiveAnswer, LiveSite
 
 _HTML_TYPES: Final = frozenset({"text/html", "application/xhtml+xml"})
+MAX_TARGETS_ASKED: Final = 2_000  # redirect targets asked, at most
 # Problems after which a URL is not announced: it is not live at the version dated.
 BLOCKING: Final = frozenset({PAGE, CANONICAL, STALE, UNCHECKED})
 
@@ -43,7 +58,7 @@ class PageVerdict:
     live: bool = False  # answered 200
     said: str = ""  # what it answered when not live ("answers 404 (not found)")
     canonical: str = ""  # the canonical URL it names when that is another (check.canonicals)
-    redirect: str = ""  # where it redirects to (check.redirects)
+    redirect: str = ""  # where it redirects to (redirect_fixes)
     compared: bool = True  # False: its version could not be compared with the one dated
 
     @property
@@ -129,3 +144,65 @@ def _decoded(answer: LiveAnswer) -> bytes | None:
     if answer.header("Content-Encoding").strip().lower() != "gzip":
         return answer.body
     return inflate_head(answer.body, MAX_FINGERPRINT_BYTES)
+
+
+def redirect_fixes(site: LiveSite, verdicts: Mapping[str, PageVerdict]) -> dict[str, str]:
+    """URL -> the fix of its redirect, for the <loc>s whose redirect leads to a URL of the
+    site that is not live (the others keep the fix their problem has)."""
+    targets = {
+        url: v.redirect for url, v in verdicts.items() if v.redirect and site.on_site(v.redirect)
+    }  # ("" is no URL: never on the site, and not remembered as one, so not asked about)
+    asked = sorted(set(targets.values()))[:MAX_TARGETS_ASKED]
+    answers = {a.url: a for a in site.answers(asked)}
+    fixes: dict[str, str] = {}
+    for url, target in targets.items():
+        answer = answers.get(target)
+        if answer is None or answer.status == 200 or not answer.asked:
+            continue
+        said = status_problem(answer, what="page")
+        fixes[url] = (
+            f"it leads to {target}, which {said[0] if said else 'is not live'}: the page is "
+            "served at neither URL (on hosts such as GitHub Pages a folder named like the page "
+            "takes its URL); serve it at one of them"
+        )
+    return fixes
+
+
+def same_version(
+    page: PublishedPage,
+    raw: bytes,
+    body: bytes,
+    how: Fingerprinting,
+    files: SiteFolder | None,
+) -> bool | None:
+    """Whether ``body`` (``raw`` as served, before a Content-Encoding is undone) is the
+    version of ``page`` that was published; ``files``: the site folder that holds it. None:
+    not compared (no bytes at hand, and a remembered fingerprint this sitemill cannot make)."""
+    etag = (page.version or "").strip('"')
+    whole = len(raw) < MAX_FINGERPRINT_BYTES  # (a head read of a longer page is not its bytes)
+    if etag and "-" not in etag and whole and stored_digest(raw) == etag:
+        return True
+    published = _published_bytes(files, page.path) if files is not None else None
+    if published is not None:
+        return published == body or _fingerprint(page, published, how) == _fingerprint(
+            page, body, how
+        )
+    if not how.remembered and page.html:  # (another file's fingerprint hashes its bytes)
+        return None
+    return _fingerprint(page, body, how) == page.fingerprint
+
+
+def _published_bytes(files: SiteFolder, path: str) -> bytes | None:
+    """The first MAX_FINGERPRINT_BYTES of the file at ``path`` in ``files``: None when it is
+    not a regular file inside the folder (a state names paths: it is input from outside)."""
+    real = files.real_path(path)
+    if relative_inside(files.real, real) in (None, ""):
+        return None
+    try:
+        return read_regular(real, MAX_FINGERPRINT_BYTES, follow_symlinks=False)
+    except (OSError, ValueError):
+        return None
+
+
+def _fingerprint(page: PublishedPage, body: bytes, how: Fingerprinting) -> str:
+    return fingerprint_file(page.path, body, how.ignore, how.version, main=how.main, base=how.base)

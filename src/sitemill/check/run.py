@@ -14,14 +14,17 @@ from typing import Protocol
 from sitemill.check.alternates import check_alternates
 from sitemill.check.canonicals import check_canonicals
 from sitemill.check.keyfile import check_key_file
-from sitemill.check.livepages import PageVerdict, judge_page
-from sitemill.check.livesitemaps import check_sitemaps
+from sitemill.check.livepages import PageVerdict, judge_page, redirect_fixes
+from sitemill.check.livesitemaps import check_sitemaps, check_user_sitemaps
 from sitemill.check.problems import PAGE, SITE, UNCHECKED, CheckReport
-from sitemill.check.published import UNCHANGED_SAMPLE, Fingerprinting, Published, chosen_urls
-from sitemill.check.redirects import redirect_fixes
+from sitemill.check.published import (
+    UNCHANGED_SAMPLE,
+    Fingerprinting,
+    Published,
+    SiteFolder,
+    chosen_urls,
+)
 from sitemill.check.removedurls import check_removed
-from sitemill.check.sitefolder import SiteFolder
-from sitemill.check.usersitemaps import check_user_sitemaps
 from sitemill.config.model import Config
 from sitemill.lastmod.fingerprint.digest import MAX_FINGERPRINT_BYTES
 from sitemill.web.livesite import LiveSite, origin_or_blank

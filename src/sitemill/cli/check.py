@@ -11,9 +11,8 @@ from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING, TextIO
 
-from sitemill.cli.buildrecord import add_record_arguments, record_config
-from sitemill.cli.output import say
-from sitemill.cli.usage import Parser, add_command, s3_client
+from sitemill.cli.options import add_record_arguments, record_config, record_site
+from sitemill.cli.usage import Parser, add_command, s3_client, say
 
 if TYPE_CHECKING:
     from sitemill.commands.check import Checked
@@ -72,17 +71,16 @@ def run_check_command(args: argparse.Namespace, env: dict[str, str]) -> int:
     limits = Limits(args.concurrency, min(10.0, args.timeout), args.timeout, args.deadline)
     client = partial(s3_client, args.endpoint_url)
     if args.bucket:
-        from sitemill.jobs.bucketsite import BucketSettings
         from sitemill.scaleout.bucketrecord import bucket_record
 
-        site = BucketSettings.read(env, bucket=args.bucket, prefix=args.prefix).site(args.bucket)
+        site = record_site(args, env)
         checked = check_record(config, bucket_record(config, client(), site), options, limits)
     else:
         store = open_state_store(config, s3_client=client)
         out = args.out or args.site_dir
         checked = check_tree(config, args.site_dir, out, store, options, limits)
     print_checked(checked, sys.stdout, quiet=args.quiet)
-    return 0 if checked.report.ok or args.warn_only else 1
+    return checked.exit_code(args.warn_only)
 
 
 def print_checked(checked: Checked, stream: TextIO, *, quiet: bool) -> None:

@@ -11,8 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from sitemill.cli.options import add_config_flags
-from sitemill.cli.output import say
-from sitemill.cli.usage import Parser, add_command, s3_client
+from sitemill.cli.usage import Parser, add_command, s3_client, say
 from sitemill.messages import shown
 
 if TYPE_CHECKING:

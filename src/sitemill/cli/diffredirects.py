@@ -16,7 +16,6 @@ from sitemill.messages import shown
 
 if TYPE_CHECKING:
     from sitemill.commands.diff import TreeDiff
-    from sitemill.redirects import RedirectForm
 
 SUGGESTED_MARK = b"suggested by sitemill diff"  # in the first lines of every form that has comments
 
@@ -25,20 +24,13 @@ def suggestions(
     found: TreeDiff, base_url: str, form_name: str | None, file: Path | None
 ) -> dict[str, Any] | None:
     """The suggested redirects as JSON (form, count, notes, text); None when none."""
-    from sitemill.diff.suggested import suggest
+    from sitemill.redirects import RedirectForm
 
-    made = suggest(found.diff, base_url, _form(form_name, file, found.generator))
+    form = None if form_name is None else RedirectForm(form_name)
+    made = found.suggested(base_url, form, None if file is None else file.name)
     if made is None:
         return None
     return {"form": made.form, "count": made.count, "notes": list(made.notes), "text": made.text}
-
-
-def _form(name: str | None, file: Path | None, generator: str | None) -> RedirectForm:
-    from sitemill.redirects import RedirectForm, form_for
-
-    if name is not None:
-        return RedirectForm(name)
-    return form_for(None if file is None else file.name, generator, bucket=False)
 
 
 def redirects_wall(file: Path, site_dir: Path) -> Path:

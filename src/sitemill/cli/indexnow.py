@@ -10,9 +10,8 @@ from collections.abc import Callable, Mapping
 from functools import partial
 from typing import TYPE_CHECKING, TextIO
 
-from sitemill.cli.buildrecord import add_record_arguments, record_config
-from sitemill.cli.output import say
-from sitemill.cli.usage import Parser, add_command, s3_client
+from sitemill.cli.options import add_record_arguments, record_config, record_site
+from sitemill.cli.usage import Parser, add_command, s3_client, say
 from sitemill.errors import ConfigError
 
 if TYPE_CHECKING:  # (the command's modules are imported when it runs: `sitemill validate`
@@ -77,8 +76,6 @@ def _pending_store(
 
         store = open_state_store(config, s3_client=s3_client)
         return tree_pending(store, args.site_dir, args.out or args.site_dir)
-    from sitemill.jobs.bucket import BucketSettings
     from sitemill.scaleout.bucketrecord import bucket_pending
 
-    site = BucketSettings.read(env, bucket=args.bucket, prefix=args.prefix or "").site(args.bucket)
-    return bucket_pending(config, s3_client(), site)
+    return bucket_pending(config, s3_client(), record_site(args, env))

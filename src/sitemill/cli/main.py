@@ -16,7 +16,6 @@ from sitemill.cli.check import add_check_command, run_check_command
 from sitemill.cli.diff import add_diff_command, run_diff_command
 from sitemill.cli.indexnow import add_indexnow_command, run_indexnow_command
 from sitemill.cli.options import add_config_flags, config_from_args, site_and_config
-from sitemill.cli.output import exit_interrupted, one_line_message, say
 from sitemill.cli.usage import (
     EXIT_INVALID,
     EXIT_USAGE,
@@ -25,11 +24,14 @@ from sitemill.cli.usage import (
     bucket_name,
     check_out_dir,
     endpoint_url,
+    exit_interrupted,
     function_name,
     key_prefix,
+    one_line_message,
     parse_command_line,
     require_s3_extra,
     s3_client,
+    say,
 )
 from sitemill.cli.why import add_why_command, run_why_command
 from sitemill.errors import ConfigError, MissingExtraError, SitemillError, SourceError, UsageError

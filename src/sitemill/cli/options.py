@@ -1,11 +1,14 @@
 """The configuration flags of `sitemill build`, `urls` and `s3`, and the Config they give."""
+# The commands run after a deploy (`sitemill indexnow`, `sitemill check`) read the record a build
+# kept (its state, its sitemaps): in SITE_DIR (or --out, or the `state` it names), or in a bucket
+# (--bucket, --prefix): record_config.
 
 from __future__ import annotations
 
 import argparse
 import logging
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -15,6 +18,7 @@ from sitemill.safefs import Root
 
 if TYPE_CHECKING:  # (loaded by the commands that read a configuration: not validate)
     from sitemill.config.model import Config
+    from sitemill.jobs.bucketsite import BucketSite
 
 log = logging.getLogger("sitemill")
 
@@ -202,6 +206,38 @@ def site_and_config(args: argparse.Namespace, env: dict[str, str]) -> tuple[Path
     out_dir: Path = args.out or site_dir
     check_out_dir(site_dir, out_dir)
     return site_dir, out_dir, config_from_args(args, env, search_dirs=[site_dir])
+
+
+def add_record_arguments(command: argparse.ArgumentParser, bucket_help: str) -> None:
+    """SITE_DIR, --out, --bucket, --prefix and --endpoint-url."""
+    from sitemill.cli.usage import bucket_name, endpoint_url, key_prefix
+
+    command.add_argument("site_dir", nargs="?", type=Path, default=Path("."), metavar="SITE_DIR")
+    command.add_argument("--out", type=Path, help="where the sitemaps are (default: SITE_DIR)")
+    command.add_argument("--bucket", type=bucket_name, metavar="NAME", help=bucket_help)
+    command.add_argument("--prefix", default="", type=key_prefix, help="the bucket's source prefix")
+    command.add_argument("--endpoint-url", type=endpoint_url, help="S3-compatible endpoint")
+
+
+def record_config(args: argparse.Namespace, env: Mapping[str, str]) -> Config:
+    """The configuration, once the folders (or the s3 extra, for a bucket) are checked; a
+    folder's sitemill.toml is found there."""
+    from sitemill.cli.usage import check_out_dir, check_site_dir, require_s3_extra
+
+    if args.bucket:
+        require_s3_extra()
+    else:
+        check_site_dir(args.site_dir)
+        check_out_dir(args.site_dir, args.out or args.site_dir)
+    search = [] if args.bucket else [args.site_dir]
+    return config_from_args(args, dict(env), search_dirs=search)
+
+
+def record_site(args: argparse.Namespace, env: Mapping[str, str]) -> BucketSite:
+    """The bucket's site --bucket and --prefix name (over SITEMILL_PREFIX)."""
+    from sitemill.jobs.bucketsite import BucketSettings
+
+    return BucketSettings.read(env, bucket=args.bucket, prefix=args.prefix).site(args.bucket)
 
 
 def _check_places(config: Config) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TextIO
 
-from sitemill.cli.output import say
+from sitemill.cli.usage import say
 from sitemill.entries import SkipReason
 from sitemill.filenames.outputs import MARKDOWN_SUFFIX
 from sitemill.lastmod.summary import dated_by

@@ -9,14 +9,14 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, TextIO
 
 from sitemill.aws.clients import make_s3_client
-from sitemill.cli.output import say
+from sitemill.cli.options import record_site
 from sitemill.cli.progress import live_line
 from sitemill.cli.report import print_report, write_counts
-from sitemill.cli.s3function import stack_state_elsewhere
+from sitemill.cli.s3function import refuse_state_elsewhere
+from sitemill.cli.usage import say
 from sitemill.config.model import Config
 from sitemill.errors import ConfigError
 from sitemill.jobs.afterpublish import after_publishing
-from sitemill.jobs.bucket import BucketSettings
 from sitemill.jobs.bucketkey import bucket_file_writer
 from sitemill.jobs.features import OUTPUTS
 from sitemill.messages import counted
@@ -38,12 +38,10 @@ def run_s3_command(
 ) -> int:
     """Rebuild s3://BUCKET/PREFIX (or, with --dry-run, print what would change); exit code."""
     env = os.environ if env is None else env
-    site = BucketSettings.read(env, bucket=args.bucket, prefix=args.prefix).site(args.bucket)
+    site = record_site(args, env)
     s3 = client if client is not None else make_s3_client(args.endpoint_url)
     # An s3:// state elsewhere is read and written with the same client (and endpoint).
-    elsewhere = stack_state_elsewhere(config, s3, site)
-    if elsewhere is not None:  # (a second state would start over: every date, every head)
-        raise ConfigError("state", elsewhere)
+    refuse_state_elsewhere(config, s3, site)
     partitioned = open_partitioned(config, s3, site)  # (a sharded bucket's: in parallel)
     with live_line(sys.stderr, quiet=args.quiet) as progress:
         asked = RunAsked(dry_run=args.dry_run, progress=progress, outputs=OUTPUTS)

@@ -58,7 +58,15 @@ _SHARD_CHILD: Final = re.compile(rb"/sitemap-r[a-z2-7]{8}[-.]")
 _MANIFEST: Final = "index-state.json"
 
 
-def stack_state_elsewhere(config: Config, client: S3Client, site: BucketSite) -> str | None:
+def refuse_state_elsewhere(config: Config, client: S3Client, site: BucketSite) -> None:
+    """A ConfigError when this run would keep a second state beside the one the stack keeps
+    (a second state would start over: every date, every head)."""
+    elsewhere = _stack_state_elsewhere(config, client, site)
+    if elsewhere is not None:
+        raise ConfigError("state", elsewhere)
+
+
+def _stack_state_elsewhere(config: Config, client: S3Client, site: BucketSite) -> str | None:
     """Why this run would keep a second state beside the one the stack keeps (None: it
     would not): no state where this run looks, but the stack's is to be seen. Beside the
     sitemaps: the live index names shard children, which only a run with its state in a

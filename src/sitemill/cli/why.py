@@ -9,8 +9,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from sitemill.cli.options import add_config_flags, config_from_args, site_and_config
-from sitemill.cli.output import say
+from sitemill.cli.options import add_config_flags, config_from_args, record_site, site_and_config
 from sitemill.cli.usage import (
     EXIT_INVALID,
     Parser,
@@ -20,6 +19,7 @@ from sitemill.cli.usage import (
     key_prefix,
     require_s3_extra,
     s3_client,
+    say,
 )
 from sitemill.errors import ConfigError
 
@@ -93,19 +93,16 @@ def _bucket_page(
     args: argparse.Namespace, env: dict[str, str], config: Config, name: str
 ) -> PageWhy:
     """The bucket job's reading and dating run dry, the page ``name`` watched."""
-    from sitemill.cli.s3function import stack_state_elsewhere
+    from sitemill.cli.s3function import refuse_state_elsewhere
     from sitemill.commands.whybucket import explain_bucket_page
-    from sitemill.jobs.bucketsite import BucketSettings
     from sitemill.jobs.features import OUTPUTS
     from sitemill.scaleout.bucketrun import partitioned_start
     from sitemill.state.previous import open_previous
     from sitemill.state.store import open_state_store
 
-    site = BucketSettings.read(env, bucket=args.bucket, prefix=args.prefix).site(args.bucket)
+    site = record_site(args, env)
     s3 = s3_client(args.endpoint_url)
-    elsewhere = stack_state_elsewhere(config, s3, site)
-    if elsewhere is not None:  # (the dates the stack keeps are not where this run looks)
-        raise ConfigError("state", elsewhere)
+    refuse_state_elsewhere(config, s3, site)  # (the dates the stack keeps: not where it looks)
     store = open_state_store(config, s3_client=lambda: s3)
     begun = partitioned_start(config, s3, site)
     return explain_bucket_page(

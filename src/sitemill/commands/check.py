@@ -5,7 +5,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -37,6 +37,10 @@ class Checked:
 
     report: CheckReport
     indexnow: IndexNowOutcome | None = None
+
+    def exit_code(self, warn_only: bool) -> int:
+        """0 when the live site is what was published, or when problems only warn; else 1."""
+        return 0 if self.report.ok or warn_only else 1
 
 
 def check_tree(
@@ -98,13 +102,20 @@ def _checked(
 
 
 def announce_passed(
-    config: Config, store: PendingStore, report: CheckReport, *, dry_run: bool = False
+    config: Config,
+    store: PendingStore,
+    report: CheckReport,
+    send: Callable[[IndexNowOutcome, dict[str, str]], None] | None = None,
 ) -> IndexNowOutcome:
     """Send the pending URLs that passed the check (with the key files it read as the
-    send's evidence); the rest stay pending."""
+    send's evidence); the rest stay pending. ``send``: how the front end delivers the
+    outcome and what the check held back (default indexnow.run.deliver)."""
     outcome = pending_outcome(config, store)
     held = outcome.hold_back(report.passed, report.key_files)
-    deliver(config, outcome, dry_run=dry_run, held=held)
+    if send is None:
+        deliver(config, outcome, held=held)
+    else:
+        send(outcome, held)
     return outcome
 
 

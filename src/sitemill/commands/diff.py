@@ -19,11 +19,12 @@ from typing import TYPE_CHECKING
 
 from sitemill.config.model import Config, LastmodMode
 from sitemill.diff.model import SiteDiff
+from sitemill.diff.suggested import Suggested, suggest
 from sitemill.errors import DiffError
 from sitemill.filenames.outputs import STATE_NAME
 from sitemill.jobs.removedpages import diff_states
 from sitemill.jobs.siteredirects import site_redirects, stub_page
-from sitemill.redirects import detect_generator
+from sitemill.redirects import RedirectForm, detect_generator, form_for
 from sitemill.report import Progress, Report
 from sitemill.safefs import Root
 from sitemill.sinks.port import MemorySink
@@ -51,6 +52,15 @@ class TreeDiff:
     before: State
     after: State
     generator: str | None = None  # what the home page names (<meta name="generator">)
+
+    def suggested(
+        self, base_url: str, form: RedirectForm | None, file_name: str | None = None
+    ) -> Suggested | None:
+        """A redirect for each renamed URL, in ``form``, else in the form of the redirects file
+        ``file_name`` names or of the generator the home page names, else as `_redirects`
+        lines (redirects.form_for); None when the report suggests none."""
+        chosen = form or form_for(file_name, self.generator, bucket=False)
+        return suggest(self.diff, base_url, chosen)
 
 
 def diff_tree(

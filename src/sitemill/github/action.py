@@ -16,6 +16,7 @@ from sitemill.github.announce import Announced, Announcer, announce_pending, ind
 from sitemill.github.check import check_deploy, finish_check
 from sitemill.github.commands import (
     append_to,
+    log_groups,
     log_lines,
     mask_secret,
     skip_annotations,
@@ -23,9 +24,7 @@ from sitemill.github.commands import (
     write_outputs,
 )
 from sitemill.github.deepen import deepen_checkout
-from sitemill.github.loggroups import log_groups
-from sitemill.github.mismatch import refuse_mismatch
-from sitemill.github.pages import project_site_question
+from sitemill.github.mismatch import project_site_question, refuse_mismatch
 from sitemill.github.prdiff import diff_pull_request, finish_diff
 from sitemill.github.previous import Messages, action_previous, keeps_state_beside, state_name
 from sitemill.github.push import Pushed, commit_outputs

@@ -13,15 +13,19 @@ from typing import TextIO
 
 from sitemill.check.problems import CheckReport
 from sitemill.check.run import CheckOptions
-from sitemill.commands.check import Checked, check_tree
-from sitemill.github.announce import SENT_NOT_KEPT, Announcer, action_pending_store
+from sitemill.commands.check import Checked, announce_passed, check_tree
+from sitemill.github.announce import (
+    SENT_NOT_KEPT,
+    Announcer,
+    action_pending_store,
+    indexnow_outputs,
+)
 from sitemill.github.commands import append_to, workflow_command, write_outputs
 from sitemill.github.previous import state_name
 from sitemill.github.push import Committed, commit_outputs
 from sitemill.github.settings import Settings
 from sitemill.github.summary import indexnow_line, indexnow_table, markdown_text
 from sitemill.indexnow.outcome import IndexNowOutcome
-from sitemill.indexnow.run import pending_outcome
 from sitemill.jobs.features import OUTPUTS
 from sitemill.state.store import open_state_store
 from sitemill.web.livesite import Limits
@@ -49,10 +53,7 @@ def check_deploy(settings: Settings, env: Mapping[str, str]) -> CheckRun:
     outcomes: list[IndexNowOutcome] = []
 
     def produce() -> list[str]:
-        outcome = pending_outcome(config, pending)
-        report = checked.report  # (its key files are the send's evidence: read once)
-        announcer.deliver(outcome, outcome.hold_back(report.passed, report.key_files))
-        outcomes.append(outcome)
+        outcomes.append(announce_passed(config, pending, checked.report, announcer.deliver))
         return []
 
     committed = commit_outputs(settings, env, produce, {state_name(settings): SENT_NOT_KEPT})
@@ -78,12 +79,11 @@ def finish_check(settings: Settings, env: Mapping[str, str], run: CheckRun, stdo
         "problems": str(len(report.sorted_problems())),
         "changed": "true" if sha else "false",
         "commit-sha": sha or "",
-        "indexnow-sent": "" if outcome is None else str(sum(outcome.sent.values())),
-        "indexnow-pending": "" if outcome is None else str(outcome.pending),
+        **indexnow_outputs(outcome),
     }
     write_outputs(env.get("GITHUB_OUTPUT"), outputs)
     append_to(env.get("GITHUB_STEP_SUMMARY"), render_check_summary(report, outcome))
-    return 0 if report.ok or settings.warn_only else 1
+    return run.checked.exit_code(settings.warn_only)
 
 
 def render_check_summary(report: CheckReport, outcome: IndexNowOutcome | None) -> str:

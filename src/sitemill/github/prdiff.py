@@ -14,10 +14,16 @@ from typing import TextIO
 
 from sitemill.commands.diff import TreeDiff, diff_tree
 from sitemill.config.values import PREVIOUS_NONE
-from sitemill.diff.suggested import Suggested, suggest
+from sitemill.diff.suggested import Suggested
 from sitemill.errors import DiffError, StateError
 from sitemill.filenames.outputs import STATE_NAME
-from sitemill.github.commands import HeldWarnings, append_to, workflow_command, write_outputs
+from sitemill.github.commands import (
+    HeldWarnings,
+    append_to,
+    log_groups,
+    workflow_command,
+    write_outputs,
+)
 from sitemill.github.deepen import deepen_checkout
 from sitemill.github.diffsummary import (
     DIFF_OUTPUTS,
@@ -26,11 +32,9 @@ from sitemill.github.diffsummary import (
     render_diff_summary,
     render_nothing_to_compare,
 )
-from sitemill.github.loggroups import log_groups
 from sitemill.github.settings import Settings
 from sitemill.jobs.features import OUTPUTS
 from sitemill.messages import redact
-from sitemill.redirects import form_for
 from sitemill.state.download import download
 from sitemill.state.previous import PreviousState, previous_state
 
@@ -67,7 +71,8 @@ def diff_pull_request(settings: Settings, env: Mapping[str, str], stdout: TextIO
         )
     warnings = [deepened.warning] if deepened.warning else []
     warnings += tree.report.warnings
-    return DiffRun(tree, where, suggest_redirects(settings, tree), warnings, deepened.said)
+    redirects = tree.suggested(settings.config.base_url, settings.redirects_form)
+    return DiffRun(tree, where, redirects, warnings, deepened.said)
 
 
 def diff_against(settings: Settings) -> PreviousState:
@@ -101,13 +106,6 @@ def _fetch(url: str) -> bytes | None:
         return download(url)
     except StateError as exc:
         raise DiffError(f"{exc}: nothing to compare with") from exc
-
-
-def suggest_redirects(settings: Settings, tree: TreeDiff) -> Suggested | None:
-    """A redirect for each renamed URL, in the form the ``redirects-form`` input names, else
-    in the form of the generator the home page names, else as `_redirects` lines."""
-    form = settings.redirects_form or form_for(None, tree.generator, bucket=False)
-    return suggest(tree.diff, settings.config.base_url, form)
 
 
 def finish_diff(

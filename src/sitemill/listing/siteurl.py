@@ -24,7 +24,7 @@ from sitemill.errors import ConfigError
 from sitemill.report import Declared
 from sitemill.urls import normalize_base_url, spelt_base_url
 
-QUESTION: Final = "is --base-url right?"  # (the Action asks no second one: github.pages)
+QUESTION: Final = "is --base-url right?"  # (the Action asks no second one: github.mismatch)
 # A strong source decides alone; weak ones need another beside them.
 _STRONG: Final = 2
 _WEAK: Final = 1
