@@ -20,7 +20,7 @@ from sitemill.config.model import Config, IndexNowMode, ShardsMode
 from sitemill.errors import NoPagesError, StateError
 from sitemill.filenames.outputs import content_type
 from sitemill.indexnow.run import found_changes
-from sitemill.jobs.bucketpass import PassOptions, bucket_pass
+from sitemill.jobs.bucketpass import Listing, PassOptions, pass_listing
 from sitemill.report import Report
 from sitemill.robots.rules import RobotsRules
 from sitemill.scaleout.distgroup import group_shards
@@ -35,7 +35,7 @@ from sitemill.shards.partition import Part, StateRef, Summary, summary_to_json
 from sitemill.shards.plan import Plan, key_order, shard_id
 from sitemill.sinks.port import MemorySink
 from sitemill.sources.page import Page
-from sitemill.sources.s3 import Inventory, bucket_pages, head_reader, list_objects
+from sitemill.sources.s3 import Inventory, list_objects
 from sitemill.state.model import State
 from sitemill.state.shardstate import ShardState, part_states
 from sitemill.state.start import Start
@@ -134,17 +134,13 @@ def _render_range(
     config = replace(run.config, shards=ShardsMode.ON, robots_txt=False)
     config = outputs_shard_config(config, run.outputs)  # (llms.txt: after the commit)
     listing, listed, sink = KeptListing(config, previous), list[Page](), MemorySink()
-    inventory = Inventory()
-    reads = head_reader(run.client, run.site.bucket, run.site.root)  # (a sitemap.html's)
-    pages = bucket_pages(config, objects, run.site.root, inventory, reads)
     start = Start(state.with_style_kept(), first_run=not any(before))
     try:
-        report, knowledge = bucket_pass(
+        report, knowledge = pass_listing(
             config, run.client, run.site, sink, start,
-            pages, PassOptions(robots=robots,
+            Listing(config, objects, Inventory()), PassOptions(robots=robots,
             plan=Plan(("", *(after for after in afters if after))), on_page=listed.append,
-            on_skip=listing, others=rendered.others, raw_keys=True, empty=inventory.empty,
-            outputs=run.outputs),
+            on_skip=listing, others=rendered.others, raw_keys=True, outputs=run.outputs),
         )  # fmt: skip
     except NoPagesError:  # (the first shard stays in the plan, with an empty state)
         if not afters[0]:
@@ -195,17 +191,7 @@ def _save_states(
     before the reducer's manifest names it: a retried or superseded worker changes nothing);
     ``first``: the emptied first shard's empty one."""
     states = [ShardState("")] if first else part_states(parts, pages, remember, last)
-    base = run.store.manifest
-    with ThreadPoolExecutor(max_workers=_STATE_THREADS) as pool:
-        refs = list(
-            pool.map(
-                lambda state: run.store.write_state(
-                    state, base.retired, known=base.states.get(state.shard)
-                ),
-                states,
-            )
-        )
-    return {state.shard: ref for state, ref in zip(states, refs, strict=True)}
+    return run.store.write_states(states, run.store.manifest, _STATE_THREADS)
 
 
 def _last_plan(run: DistributedRun) -> Plan | None:
