@@ -13,13 +13,12 @@ from bisect import bisect_right
 from collections import Counter
 from collections.abc import Container, Iterable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
-from sitemill.config.model import Config, IndexNowMode, ShardsMode
+from sitemill.config.model import Config, ShardsMode
 from sitemill.errors import NoPagesError, StateError
 from sitemill.filenames.outputs import content_type
-from sitemill.indexnow.run import found_changes
 from sitemill.jobs.bucketpass import Listing, PassOptions, pass_listing
 from sitemill.report import Report
 from sitemill.robots.rules import RobotsRules
@@ -28,9 +27,9 @@ from sitemill.scaleout.distplan import DistributedRun
 from sitemill.scaleout.membership import PreviousMembership
 from sitemill.scaleout.runfiles import Item, RunFiles
 from sitemill.scaleout.shardfull import merged_states
-from sitemill.scaleout.shardoutputs import outputs_shard_config
+from sitemill.scaleout.shardoutputs import shard_config
 from sitemill.scaleout.shardusers import users_from_json
-from sitemill.scaleout.shardworker import KeptListing, rendered_parts
+from sitemill.scaleout.shardworker import KeptListing, found_urls, rendered_parts
 from sitemill.shards.partition import Part, StateRef, Summary, summary_to_json
 from sitemill.shards.plan import Plan, key_order, shard_id
 from sitemill.sinks.port import MemorySink
@@ -131,8 +130,7 @@ def _render_range(
     state, previous = merged_states(before)
     settled = kept_style(run.config, state)  # (auto: as the shards keep it, site-wide)
     rendered.others.config = settled
-    config = replace(run.config, shards=ShardsMode.ON, robots_txt=False)
-    config = outputs_shard_config(config, run.outputs)  # (llms.txt: after the commit)
+    config = shard_config(run.config, run.outputs)
     listing, listed, sink = KeptListing(config, previous), list[Page](), MemorySink()
     start = Start(state.with_style_kept(), first_run=not any(before))
     try:
@@ -148,8 +146,7 @@ def _render_range(
         return
     parts = _staged(config, run.files(item.run), report, sink, single, run.store.manifest.retired)
     rendered.states.update(_save_states(run, last, parts, listing.kept(listed), knowledge.remember))
-    if run.config.indexnow is not IndexNowMode.OFF:
-        rendered.found.update(found_changes(settled, state, knowledge.remember))
+    rendered.found.update(found_urls(settled, state, knowledge.remember))
     rendered.parts.extend(parts)
     rendered.counts.update(
         urls=report.result.url_count,
