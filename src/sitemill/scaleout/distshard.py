@@ -27,7 +27,7 @@ from sitemill.scaleout.distplan import DistributedRun
 from sitemill.scaleout.membership import PreviousMembership
 from sitemill.scaleout.runfiles import Item, RunFiles
 from sitemill.scaleout.shardfull import merged_states
-from sitemill.scaleout.shardoutputs import shard_config
+from sitemill.scaleout.shardoutputs import shard_pass_config
 from sitemill.scaleout.shardusers import users_from_json
 from sitemill.scaleout.shardworker import KeptListing, found_urls, rendered_parts
 from sitemill.shards.partition import Part, StateRef, Summary, summary_to_json
@@ -130,7 +130,7 @@ def _render_range(
     state, previous = merged_states(before)
     settled = kept_style(run.config, state)  # (auto: as the shards keep it, site-wide)
     rendered.others.config = settled
-    config = shard_config(run.config, run.outputs)
+    config = shard_pass_config(run.config, run.outputs)
     listing, listed, sink = KeptListing(config, previous), list[Page](), MemorySink()
     start = Start(state.with_style_kept(), first_run=not any(before))
     try:

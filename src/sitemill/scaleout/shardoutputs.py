@@ -29,7 +29,7 @@ def outputs_shard_config(config: Config, outputs: Sequence[OutputFeature]) -> Co
     return config
 
 
-def shard_config(config: Config, outputs: Sequence[OutputFeature]) -> Config:
+def shard_pass_config(config: Config, outputs: Sequence[OutputFeature]) -> Config:
     """The configuration a shard's pass renders by: always shards, robots.txt the commit's,
     each of the ``outputs`` asked (llms.txt: made after the commit)."""
     return outputs_shard_config(replace(config, shards=ShardsMode.ON, robots_txt=False), outputs)

@@ -29,7 +29,7 @@ from sitemill.report import Report, WriteResult
 from sitemill.robots.rules import RobotsRules
 from sitemill.rules import is_candidate
 from sitemill.scaleout.membership import names_other_pages
-from sitemill.scaleout.shardoutputs import shard_config
+from sitemill.scaleout.shardoutputs import shard_pass_config
 from sitemill.shards.manifest import child_version
 from sitemill.shards.partition import Part, Summary
 from sitemill.shards.plan import Plan, key_order, shard_id
@@ -123,7 +123,7 @@ def render_shard(job: ShardJob, index: int, changed: Collection[str]) -> Rendere
     if job.config.url_style is UrlStyle.AUTO and previous.state.url_style is None:
         raise FullRebuildNeeded("url_style = auto has not decided the style yet")
     # auto stays auto, the style the state keeps standing (with_style_kept); its URLs are in it
-    config = shard_config(job.config, job.outputs)
+    config = shard_pass_config(job.config, job.outputs)
     job = replace(job, config=kept_style(job.config, previous.state))
     alone = len(job.plan.afters) == 1  # nothing lies outside the only shard
     if not alone and names_other_pages(job.config, previous.state.pages):
