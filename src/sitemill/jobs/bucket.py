@@ -12,7 +12,7 @@ from sitemill.check.changes import remember_changes
 from sitemill.config.model import Config, IndexNowMode
 from sitemill.errors import ConflictError, SinkError
 from sitemill.filenames.outputs import STATE_NAME, content_type
-from sitemill.jobs.bucketpass import PassOptions, bucket_pass
+from sitemill.jobs.bucketpass import Listing, PassOptions, pass_listing
 from sitemill.jobs.bucketremoved import ListedBefore
 from sitemill.jobs.bucketsite import BUCKET_ENV as BUCKET_ENV
 from sitemill.jobs.bucketsite import CACHE_CONTROL_ENV as CACHE_CONTROL_ENV
@@ -26,8 +26,6 @@ from sitemill.report import Progress, Report
 from sitemill.sinks.s3 import S3Sink
 from sitemill.sources.s3 import (
     Inventory,
-    bucket_pages,
-    head_reader,
     list_objects,
     read_bucket_robots,
     read_bucket_state,
@@ -77,12 +75,11 @@ def build_from_bucket(
     start = start_state(store, previous, base_url=config.base_url)
     for message in start.warnings:
         log.warning("%s", message)
-    heads = head_reader(client, site.bucket, root)  # (a sitemap.html: is it sitemill's?)
-    pages = bucket_pages(config, list_objects(client, site.bucket, root), root, inventory, heads)
+    listing = Listing(config, list_objects(client, site.bucket, root), inventory)
     listed = ListedBefore(start, inventory.empty)  # (to tell what it removed)
     naming = BucketNaming(client, site, sink, inventory, config, start.state)
-    told = replace(told, robots=robots, empty=inventory.empty, named=naming, on_dated=listed.note)
-    report, knowledge = bucket_pass(config, client, site, sink, start, pages, told)
+    told = replace(told, robots=robots, named=naming, on_dated=listed.note)
+    report, knowledge = pass_listing(config, client, site, sink, start, listing, told)
     listed.classify(config, client, site, knowledge.remember, report)
     config = keep_style(config, report.url_style, knowledge.remember)  # (its URLs, for IndexNow)
     # Was the sitemap.xml replaced someone else's (a sync of a build folder)? Said once, on

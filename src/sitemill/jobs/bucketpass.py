@@ -28,6 +28,7 @@ from sitemill.shards.layout import ShardSetup
 from sitemill.shards.plan import Order, Plan
 from sitemill.sinks import Sink
 from sitemill.sources.page import Page
+from sitemill.sources.s3 import Inventory, bucket_pages, head_reader
 from sitemill.sources.s3pages import WebsiteRedirects, read_page
 from sitemill.state.model import State
 from sitemill.state.recall import (
@@ -43,6 +44,7 @@ from sitemill.writing.childdates import ChildDates, child_dates
 
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
+    from mypy_boto3_s3.type_defs import ObjectTypeDef
 
     from sitemill.lastmod.declared.w3cdate import DeclaredDate
     from sitemill.writing.usersitemaps import UserSitemaps
@@ -72,6 +74,37 @@ class PassOptions:
     named: Callable[[], UserSitemaps] | None = None
     outputs: Sequence[OutputFeature] = ()
     live: Sink | None = None
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Listing:
+    """What a bucket run lists: its ``objects`` in key order (the whole prefix, a shard's
+    range, a group's rows), read as pages by ``config``, the old outputs and empty objects
+    among them noted in ``inventory`` (the sink's, when it writes to the bucket)."""
+
+    config: Config
+    objects: Iterable[ObjectTypeDef]
+    inventory: Inventory
+
+
+def pass_listing(
+    config: Config,
+    client: S3Client,
+    site: BucketSite,
+    sink: Sink,
+    start: Start,
+    listing: Listing,
+    options: PassOptions,
+) -> tuple[Report, Knowledge]:
+    """The step every bucket run shares (the one-state bucket, the sharded full rebuild, a
+    distributed worker): the ``listing``'s objects as pages, a leftover sitemap.html asked
+    by its head whether sitemill made it, through one pass (bucket_pass) that knows the
+    listing's empty objects (website redirects)."""
+    root, inventory = site.root, listing.inventory
+    heads = head_reader(client, site.bucket, root)  # (a sitemap.html: is it sitemill's?)
+    pages = bucket_pages(listing.config, listing.objects, root, inventory, heads)
+    told = dataclasses.replace(options, empty=inventory.empty)
+    return bucket_pass(config, client, site, sink, start, pages, told)
 
 
 def bucket_pass(

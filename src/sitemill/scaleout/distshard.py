@@ -13,14 +13,13 @@ from bisect import bisect_right
 from collections import Counter
 from collections.abc import Container, Iterable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
-from sitemill.config.model import Config, IndexNowMode, ShardsMode
+from sitemill.config.model import Config, ShardsMode
 from sitemill.errors import NoPagesError, StateError
 from sitemill.filenames.outputs import content_type
-from sitemill.indexnow.run import found_changes
-from sitemill.jobs.bucketpass import PassOptions, bucket_pass
+from sitemill.jobs.bucketpass import Listing, PassOptions, pass_listing
 from sitemill.report import Report
 from sitemill.robots.rules import RobotsRules
 from sitemill.scaleout.distgroup import group_shards
@@ -28,14 +27,14 @@ from sitemill.scaleout.distplan import DistributedRun
 from sitemill.scaleout.membership import PreviousMembership
 from sitemill.scaleout.runfiles import Item, RunFiles
 from sitemill.scaleout.shardfull import merged_states
-from sitemill.scaleout.shardoutputs import outputs_shard_config
+from sitemill.scaleout.shardoutputs import shard_pass_config
 from sitemill.scaleout.shardusers import users_from_json
-from sitemill.scaleout.shardworker import KeptListing, rendered_parts
+from sitemill.scaleout.shardworker import KeptListing, found_urls, rendered_parts
 from sitemill.shards.partition import Part, StateRef, Summary, summary_to_json
 from sitemill.shards.plan import Plan, key_order, shard_id
 from sitemill.sinks.port import MemorySink
 from sitemill.sources.page import Page
-from sitemill.sources.s3 import Inventory, bucket_pages, head_reader, list_objects
+from sitemill.sources.s3 import Inventory, list_objects
 from sitemill.state.model import State
 from sitemill.state.shardstate import ShardState, part_states
 from sitemill.state.start import Start
@@ -131,20 +130,15 @@ def _render_range(
     state, previous = merged_states(before)
     settled = kept_style(run.config, state)  # (auto: as the shards keep it, site-wide)
     rendered.others.config = settled
-    config = replace(run.config, shards=ShardsMode.ON, robots_txt=False)
-    config = outputs_shard_config(config, run.outputs)  # (llms.txt: after the commit)
+    config = shard_pass_config(run.config, run.outputs)
     listing, listed, sink = KeptListing(config, previous), list[Page](), MemorySink()
-    inventory = Inventory()
-    reads = head_reader(run.client, run.site.bucket, run.site.root)  # (a sitemap.html's)
-    pages = bucket_pages(config, objects, run.site.root, inventory, reads)
     start = Start(state.with_style_kept(), first_run=not any(before))
     try:
-        report, knowledge = bucket_pass(
+        report, knowledge = pass_listing(
             config, run.client, run.site, sink, start,
-            pages, PassOptions(robots=robots,
+            Listing(config, objects, Inventory()), PassOptions(robots=robots,
             plan=Plan(("", *(after for after in afters if after))), on_page=listed.append,
-            on_skip=listing, others=rendered.others, raw_keys=True, empty=inventory.empty,
-            outputs=run.outputs),
+            on_skip=listing, others=rendered.others, raw_keys=True, outputs=run.outputs),
         )  # fmt: skip
     except NoPagesError:  # (the first shard stays in the plan, with an empty state)
         if not afters[0]:
@@ -152,8 +146,7 @@ def _render_range(
         return
     parts = _staged(config, run.files(item.run), report, sink, single, run.store.manifest.retired)
     rendered.states.update(_save_states(run, last, parts, listing.kept(listed), knowledge.remember))
-    if run.config.indexnow is not IndexNowMode.OFF:
-        rendered.found.update(found_changes(settled, state, knowledge.remember))
+    rendered.found.update(found_urls(settled, state, knowledge.remember))
     rendered.parts.extend(parts)
     rendered.counts.update(
         urls=report.result.url_count,
@@ -195,17 +188,7 @@ def _save_states(
     before the reducer's manifest names it: a retried or superseded worker changes nothing);
     ``first``: the emptied first shard's empty one."""
     states = [ShardState("")] if first else part_states(parts, pages, remember, last)
-    base = run.store.manifest
-    with ThreadPoolExecutor(max_workers=_STATE_THREADS) as pool:
-        refs = list(
-            pool.map(
-                lambda state: run.store.write_state(
-                    state, base.retired, known=base.states.get(state.shard)
-                ),
-                states,
-            )
-        )
-    return {state.shard: ref for state, ref in zip(states, refs, strict=True)}
+    return run.store.write_states(states, run.store.manifest, _STATE_THREADS)
 
 
 def _last_plan(run: DistributedRun) -> Plan | None:

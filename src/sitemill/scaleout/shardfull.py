@@ -16,7 +16,7 @@ from sitemill.config.model import Config, IndexNowMode
 from sitemill.config.tables import group_names
 from sitemill.filenames.outputs import stored_digest
 from sitemill.indexnow.run import found_changes
-from sitemill.jobs.bucketpass import PassOptions, bucket_pass
+from sitemill.jobs.bucketpass import Listing, PassOptions, pass_listing
 from sitemill.jobs.bucketremoved import ListedBefore
 from sitemill.jobs.bucketsite import BucketSite
 from sitemill.lastmod.fingerprint.digest import FINGERPRINT_VERSION
@@ -42,7 +42,7 @@ from sitemill.shards.partition import Part
 from sitemill.shards.plan import Plan
 from sitemill.sinks.s3 import S3Sink
 from sitemill.sources.page import Page
-from sitemill.sources.s3 import Inventory, bucket_pages, head_reader, list_objects
+from sitemill.sources.s3 import Inventory, list_objects
 from sitemill.state.model import State
 from sitemill.state.partitioned import PartitionedStore
 from sitemill.state.shardstate import ShardState, first_parts, split_states
@@ -98,12 +98,11 @@ def rebuild_full(
     listed: list[Page] = []
     listing, before = KeptListing(config, previous), ListedBefore(start, inventory.empty)
     listed_objects = _listing(run, base.plan) if objects is None else objects
-    head = head_reader(run.client, site.bucket, site.root)  # (a sitemap.html's)
-    report, knowledge = bucket_pass(
+    report, knowledge = pass_listing(
         pass_config(config, users.index, run.outputs), run.client, site, staged, start,
-        bucket_pages(config, listed_objects, site.root, inventory, head), PassOptions(robots=robots,
+        Listing(config, listed_objects, inventory), PassOptions(robots=robots,
         progress=progress, plan=base.plan, on_page=listed.append, on_skip=listing, raw_keys=True,
-        empty=inventory.empty, on_dated=before.note, outputs=run.outputs, live=reader),
+        on_dated=before.note, outputs=run.outputs, live=reader),
     )  # fmt: skip
     before.classify(config, run.client, site, knowledge.remember, report)  # (what it removed)
     config = keep_style(config, report.url_style, knowledge.remember)  # (its URLs, for IndexNow)
@@ -179,20 +178,11 @@ def _publish_full(
     it keeps (its ``removed``: jobs.removedpages, which the manifest keeps for `check`)."""
     inputs, users, remember = decided
     plan = report.result.plan or Plan()
-    with ThreadPoolExecutor(max_workers=max(1, run.threads)) as pool:
-        refs = list(
-            pool.map(
-                lambda state: run.store.write_state(
-                    state, base.retired, known=base.states.get(state.shard)
-                ),
-                states,
-            )
-        )
+    refs_by_shard = run.store.write_states(states, base, run.threads)
     parts = index_parts(run.config, parts, base, run.now)
     entry, data = entry_of(run.config, parts, single, users.index)
     robots = robots_update(run.config, run.client, run.site, entry, users.robots, base.robots)
     named = (tuple(users.index), tuple(users.found), robots.lines)
-    refs_by_shard = dict(zip(plan.ids, refs, strict=True))
     published = Publication(plan, inputs, parts, refs_by_shard, entry, stored_digest(data), *named)
     groups = group_names(run.config.groups)
     strays = tuple(find_strays(run.client, run.site, run.store, base, run.now, groups))

@@ -8,9 +8,10 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from sitemill.config.model import Config
+from sitemill.config.model import Config, ShardsMode
 from sitemill.jobs.bucketsite import BucketSite
 from sitemill.outputs import OutputFeature
 from sitemill.report import Report
@@ -26,6 +27,12 @@ def outputs_shard_config(config: Config, outputs: Sequence[OutputFeature]) -> Co
     for feature in outputs:
         config = feature.shard_config(config)
     return config
+
+
+def shard_pass_config(config: Config, outputs: Sequence[OutputFeature]) -> Config:
+    """The configuration a shard's pass renders by: always shards, robots.txt the commit's,
+    each of the ``outputs`` asked (llms.txt: made after the commit)."""
+    return outputs_shard_config(replace(config, shards=ShardsMode.ON, robots_txt=False), outputs)
 
 
 def whole_site(config: Config, outputs: Sequence[OutputFeature]) -> str | None:

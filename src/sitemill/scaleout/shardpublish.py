@@ -117,10 +117,7 @@ def _stage_states(job: ShardJob, rendered: list[Rendered], base: IndexState) -> 
     states = {shard: ref for shard, ref in base.states.items() if shard in plan_ids}
     for item in rendered:
         states.pop(item.summary.shard, None)  # (an emptied shard leaves with its state)
-        for state in item.states:
-            states[state.shard] = job.store.write_state(
-                state, base.retired, known=base.states.get(state.shard)
-            )
+        states.update(job.store.write_states(item.states, base))
     return states
 
 

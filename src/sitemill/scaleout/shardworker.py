@@ -29,7 +29,7 @@ from sitemill.report import Report, WriteResult
 from sitemill.robots.rules import RobotsRules
 from sitemill.rules import is_candidate
 from sitemill.scaleout.membership import names_other_pages
-from sitemill.scaleout.shardoutputs import outputs_shard_config
+from sitemill.scaleout.shardoutputs import shard_pass_config
 from sitemill.shards.manifest import child_version
 from sitemill.shards.partition import Part, Summary
 from sitemill.shards.plan import Plan, key_order, shard_id
@@ -123,8 +123,7 @@ def render_shard(job: ShardJob, index: int, changed: Collection[str]) -> Rendere
     if job.config.url_style is UrlStyle.AUTO and previous.state.url_style is None:
         raise FullRebuildNeeded("url_style = auto has not decided the style yet")
     # auto stays auto, the style the state keeps standing (with_style_kept); its URLs are in it
-    config = replace(job.config, shards=ShardsMode.ON, robots_txt=False)
-    config = outputs_shard_config(config, job.outputs)  # (llms.txt: after the commit)
+    config = shard_pass_config(job.config, job.outputs)
     job = replace(job, config=kept_style(job.config, previous.state))
     alone = len(job.plan.afters) == 1  # nothing lies outside the only shard
     if not alone and names_other_pages(job.config, previous.state.pages):
@@ -141,7 +140,7 @@ def render_shard(job: ShardJob, index: int, changed: Collection[str]) -> Rendere
             plan=local, on_skip=listing, raw_keys=True, on_dated=seen.note, outputs=job.outputs),
         )  # fmt: skip
     except NoPagesError:  # the shard emptied: it leaves the plan (the first one stays)
-        found = _found(job, previous.state, State())
+        found = found_urls(job.config, previous.state, State())
         emptied = Rendered(Summary(shard, ()), found=found, seen=seen)
         emptied.states = [] if after else [ShardState(after)]
         return emptied
@@ -156,7 +155,7 @@ def render_shard(job: ShardJob, index: int, changed: Collection[str]) -> Rendere
         )
     single = job.config.shards is ShardsMode.AUTO and len(job.plan.afters) == 1
     single = single and not job.store.manifest.users  # (an index names the user's: no single)
-    found = _found(job, previous.state, knowledge.remember)
+    found = found_urls(job.config, previous.state, knowledge.remember)
     rendered = Rendered(Summary(shard, ()), report=report, found=found, seen=seen)
     retired = job.store.manifest.retired
     parts = rendered_parts(job.config, report, sink, single, rendered.data, retired)
@@ -194,11 +193,12 @@ def _stub_changed(
     return False
 
 
-def _found(job: ShardJob, before: State, after: State) -> dict[str, str]:
-    """The shard's URLs to announce (sitemill.indexnow), when IndexNow is on."""
-    if job.config.indexnow is IndexNowMode.OFF:
+def found_urls(config: Config, before: State, after: State) -> dict[str, str]:
+    """The URLs a shard's pass found added, changed or removed from the state ``before`` to
+    ``after``, to announce (none while IndexNow is off)."""
+    if config.indexnow is IndexNowMode.OFF:
         return {}
-    return found_changes(job.config, before, after)
+    return found_changes(config, before, after)
 
 
 def _patched(

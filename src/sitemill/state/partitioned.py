@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Final
@@ -190,6 +191,23 @@ class PartitionedStore:
             label=f"the shard state {self.where}{name}",
         )
         return StateRef(name, digest)
+
+    def write_states(
+        self, states: Sequence[ShardState], base: IndexState, threads: int = 1
+    ) -> dict[str, StateRef]:
+        """Each of ``states`` put up (write_state) past the names the manifest ``base``
+        retires, none written again that ``base`` names already, ``threads`` at a time: each
+        shard's reference, by shard id."""
+
+        def write(state: ShardState) -> StateRef:
+            return self.write_state(state, base.retired, known=base.states.get(state.shard))
+
+        if threads <= 1:
+            refs = [write(state) for state in states]
+        else:
+            with ThreadPoolExecutor(max_workers=threads) as pool:
+                refs = list(pool.map(write, states))
+        return {state.shard: ref for state, ref in zip(states, refs, strict=True)}
 
     def delete(self, name: str) -> bool:
         """Delete an object of the state location that a committed manifest retired (a
