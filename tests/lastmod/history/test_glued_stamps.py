@@ -5,9 +5,11 @@ text our own."""
 
 from __future__ import annotations
 
+from datetime import date
 from pathlib import Path
 
 from gitutil import commit, make_repo, unix
+from sitemill.lastmod.history.dateforms import date_expressions, read_days
 from sitemill.protocol import Precision, lastmod_from_timestamp
 from treedates import built_lastmods
 
@@ -67,3 +69,14 @@ def test_a_date_glued_to_a_word_on_another_day_dates_the_post(tmp_path: Path) ->
     commit(repo, {"blog/post/index.html": post("2026-05-02 10:00:00")}, SECOND)
     found = built_lastmods(repo)
     assert found["blog/post"] == lastmod(SECOND), found
+
+
+def test_a_number_led_date_is_found_after_a_letter_a_month_name_is_not() -> None:
+    # The grammar itself (history.dateforms): "s2026-06-12 01:16:15" holds a date with its time;
+    # "Mar 9, 2024" at the end of a word ("SumMar 9, 2024") is none, as before.
+    dates = date_expressions()[0]
+    found = dates.search("< 1 s2026-06-12 01:16:15 UTC")
+    assert found is not None and found[0] == "2026-06-12 01:16:15 UTC"
+    assert list(read_days(found[0])) == [date(2026, 6, 12)]
+    assert dates.search("SumMar 9, 2024") is None
+    assert dates.search("v12026-06-12") is None  # (a digit before it: part of a longer number)
