@@ -63,8 +63,10 @@ EARLIER_VERSIONS: Final = frozenset({8, 9})
 # its commit changed, not only the pages whose walk stops there: history.templateedits' census);
 # 5: issue 79 (a stamp on however few pages: a stop no round named whose versions differ only in
 # their commits' stamps is carried past, history.lonestamps; a commit's day in any zone from
-# UTC-12 to UTC+14, and a stamp put in where none stood or taken out, are stamps: history.stamps).
-DATING_RULES: Final = 5
+# UTC-12 to UTC+14, and a stamp put in where none stood or taken out, are stamps: history.stamps);
+# 6: issue 79 (a date that starts with a number may follow a letter, inline markup being no word
+# boundary: a render time in its own <span> after "< 1 s" is a stamp, history.dateforms).
+DATING_RULES: Final = 6
 HTML_SUFFIXES: Final = (".html", ".htm")
 # A page is fingerprinted from at most its first this many bytes, wherever it is read (a
 # tree, a bucket, an old git version), so that one page gives one fingerprint everywhere.

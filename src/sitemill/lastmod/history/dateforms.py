@@ -58,7 +58,11 @@ def date_forms(year: str, month: str, number: str, spelled: str) -> list[str]:
         rf"{ordinal}\s(?:of\s)?{spelled},?\s{year}",
         rf"{year}\s{spelled}\s{ordinal}",
     ]
-    return [rf"(?<![\dA-Za-z.]){form}{_UNIT}(?!\d){_TIME}" for form in forms]
+    # A form that starts with a number may follow a letter (inline markup is no word boundary:
+    # a render time in its own <span> after "< 1 s" reads "s2026-06-12 01:16:15"), as a date
+    # may be followed by one; a month's name may not (it would be the end of a word).
+    behind = {True: r"(?<![\dA-Za-z.])", False: r"(?<![\d.])"}
+    return [rf"{behind[form.startswith(spelled)]}{form}{_UNIT}(?!\d){_TIME}" for form in forms]
 
 
 def day_forms(day: date) -> set[str]:
