@@ -118,9 +118,10 @@ def rebuild_full(
     states = split_states(
         list(plan.afters), first_parts(parts), listing.kept(listed), knowledge.remember
     )
-    report.state_written = _publish_full(
-        run, base, live, (inputs, users, knowledge.remember), parts, states, single, report
-    )
+    refs = run.store.write_states(states, base, run.threads)  # (every shard's: new objects)
+    removed = knowledge.remember.removed  # (jobs.removedpages: the manifest keeps it for `check`)
+    commit = RunCommit(base, live, plan, inputs, parts, refs, single, users, removed)
+    report.state_written = commit_run(run, commit, run.now, report.result)
     publish_after_commit(run.client, site, later, report.result)
     as_listed = S3Sink(run.client, site.bucket, site.root, inventory=inventory)
     delete_after_commit(as_listed, staged.deletions, report.result)
@@ -154,28 +155,6 @@ def _would_publish(
     if reader.read(entry) != data and entry not in report.result.written:
         report.result.written.append(entry)
     return report
-
-
-def _publish_full(
-    run: FullRun,
-    base: IndexState,
-    live: Live,
-    decided: tuple[str, UserSitemaps, State],
-    parts: list[Part],
-    states: list[ShardState],
-    single: bytes | None,
-    report: Report,
-) -> bool:
-    """Every shard's state up (new objects), then the commit: whether the manifest changed.
-    ``decided``: the inputs' fingerprint, the user's sitemaps the run names, and the state
-    it keeps (its ``removed``: jobs.removedpages, which the manifest keeps for `check`)."""
-    inputs, users, remember = decided
-    plan = report.result.plan or Plan()
-    refs_by_shard = run.store.write_states(states, base, run.threads)
-    commit = RunCommit(
-        base, live, plan, inputs, parts, refs_by_shard, single, users, remember.removed
-    )
-    return commit_run(run, commit, run.now, report.result)
 
 
 def _listing(run: FullRun, plan: Plan | None) -> Iterator[ObjectTypeDef]:
