@@ -288,3 +288,21 @@ def test_sitemills_own_objects_and_a_users_sitemap_html_say_what_they_are(
         "sitemap.html: not listed: excluded (sitemill's own sitemap.html of an earlier run"
         " (its head's generator meta says so), which this run deletes)"
     )
+
+
+def test_why_bucket_lists_pages_as_the_run_does() -> None:
+    """`why --bucket` reads the listing through the one step every bucket run shares
+    (jobs.bucketpass.pass_listing, issue 80), not a wiring of its own."""
+    import ast
+    from pathlib import Path
+
+    import sitemill.commands.whybucket as module
+
+    tree = ast.parse(Path(module.__file__).read_text(encoding="utf-8"))
+    called = {
+        node.func.id
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+    }
+    assert "pass_listing" in called
+    assert not called & {"bucket_pages", "head_reader", "bucket_pass"}

@@ -19,7 +19,7 @@ from sitemill.config.names import did_you_mean
 from sitemill.config.tables import group_names
 from sitemill.entries import SkipReason
 from sitemill.filenames.outputs import HTML_SITEMAP, STATE_NAME, is_own_name
-from sitemill.jobs.bucketpass import PassOptions, bucket_pass
+from sitemill.jobs.bucketpass import Listing, PassOptions, pass_listing
 from sitemill.jobs.bucketsite import BucketSite
 from sitemill.lastmod.decide import DateReason
 from sitemill.lastmod.filetimes.spread import Stamp, busiest_window, seconds
@@ -28,13 +28,7 @@ from sitemill.robots.rules import RobotsRules
 from sitemill.rules import LEFTOVER_HTML_SITEMAP, own_output
 from sitemill.sinks.s3 import S3Sink
 from sitemill.sources.page import Page
-from sitemill.sources.s3 import (
-    Inventory,
-    bucket_pages,
-    head_reader,
-    list_objects,
-    read_bucket_robots,
-)
+from sitemill.sources.s3 import Inventory, list_objects, read_bucket_robots
 from sitemill.state.recall import Knowledge
 from sitemill.state.s3 import S3StateStore
 from sitemill.state.start import Previous, Start, start_state
@@ -113,13 +107,11 @@ def explain_bucket_page(
         begun = _start(config, store, previous)  # (read as the job reads it; never written)
     start, where = begun
     watch = _Watch(key_names(name, site.root), config, robots)
-    objects = list_objects(client, site.bucket, site.root)
-    heads = head_reader(client, site.bucket, site.root)
-    pages = bucket_pages(config, objects, site.root, inventory, heads)
-    report, knowledge = bucket_pass(
-        config, client, site, sink, start, pages,
+    listing = Listing(config, list_objects(client, site.bucket, site.root), inventory)
+    report, knowledge = pass_listing(
+        config, client, site, sink, start, listing,
         PassOptions(robots=robots, on_page=watch.page, on_skip=watch.skip, on_dated=watch.date,
-                    empty=inventory.empty, outputs=outputs),
+                    outputs=outputs),
     )  # fmt: skip
     path = next((key for key in watch.names if key in watch.listed), None)
     if path is None:  # (the dry run's deletion of a leftover took it out of the inventory)

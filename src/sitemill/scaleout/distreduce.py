@@ -15,31 +15,23 @@ from dataclasses import dataclass, field
 from typing import Any, Final, NoReturn
 
 from sitemill.config.model import LastmodMode
-from sitemill.config.tables import group_names
-from sitemill.errors import ConflictError, IncompleteRunError, StateError
-from sitemill.filenames.outputs import ENTRY_TXT, ENTRY_XML, content_type, read_limit, stored_digest
+from sitemill.errors import IncompleteRunError, StateError
+from sitemill.filenames.outputs import ENTRY_TXT, ENTRY_XML, content_type, read_limit
+from sitemill.indexnow.outcome import IndexNowOutcome
 from sitemill.report import Report, WriteResult
 from sitemill.scaleout.distplan import RUN_FORMAT, DistributedRun
 from sitemill.scaleout.distshard import ITEM_SUMMARY_FORMAT
 from sitemill.scaleout.pendingurls import record_pending
+from sitemill.scaleout.runcommit import RunCommit, commit_run
 from sitemill.scaleout.runfiles import Item, RunFiles, item_from_json
-from sitemill.scaleout.shardcollect import find_strays
-from sitemill.scaleout.shardcommit import (
-    ShardCommit,
-    commit_and_go_live,
-    entry_of,
-    head_live,
-    index_parts,
-)
+from sitemill.scaleout.shardcommit import head_live
 from sitemill.scaleout.shardoutputs import merge_outputs
-from sitemill.scaleout.shardrobots import robots_update, write_robots
 from sitemill.scaleout.shardusers import users_from_json
 from sitemill.shards.evolve import plan_from_json
-from sitemill.shards.manifest import IndexState, Publication
+from sitemill.shards.manifest import IndexState
 from sitemill.shards.partition import Part, Summary, current_parts, next_plan, summary_from_json
 from sitemill.shards.plan import Plan, shard_id
 from sitemill.state.pending import CHANGE_KINDS
-from sitemill.writing.ownbytes import file_owners
 
 log = logging.getLogger(__name__)
 
@@ -100,27 +92,26 @@ def reduce_run(
         _refuse(files, "incomplete", missing, "shards have no file or state")
     result = WriteResult(plan=plan_next, url_count=sum(part.urls for part in parts))
     single = _publish_parts(run, files, collected.summaries, base, manifest, result)
-    parts = index_parts(run.config, parts, base, run.now)
     users = users_from_json(manifest.get("users"))  # (the plan step's: scaleout.shardusers)
-    entry, data = entry_of(run.config, parts, single, users.index)
     inputs = str(manifest.get("inputs", ""))
-    robots = robots_update(run.config, run.client, run.site, entry, users.robots, base.robots)
-    named = (tuple(users.index), tuple(users.found), robots.lines)
-    published = Publication(plan_next, inputs, parts, states, entry, stored_digest(data), *named)
-    groups = group_names(run.config.groups)
-    strays = tuple(find_strays(run.client, run.site, run.store, base, run.now, groups))
-    # Kept before the commit (never lost to a failure after it); a first build has none.
+    # IndexNow's URLs kept just before the commit (never lost to a failure after it); a first
+    # build has none.
     first_run = not run.store.trusted
     found = {} if first_run else collected.found
-    outcome = record_pending(run.config, run.store, found, first_run=first_run)
-    commit = ShardCommit(base, published, data, strays, owners=file_owners(run.outputs))
-    try:
-        saved = commit_and_go_live(run.client, run.site, run.store, commit, live, run.now, result)
-    except ConflictError:
-        _superseded(files, hand_on)
-    write_robots(robots, result)
+    recorded: list[IndexNowOutcome | None] = []
+    commit = RunCommit(base, live, plan_next, inputs, parts, states, single, users)
+    saved = commit_run(
+        run,
+        commit,
+        run.now,
+        result,
+        before=lambda: recorded.append(
+            record_pending(run.config, run.store, found, first_run=first_run)
+        ),
+        superseded=lambda: _superseded(files, hand_on),
+    )
     reduced = _published(run, name, files, collected, parts, result, saved)
-    reduced.report.indexnow = outcome
+    reduced.report.indexnow = recorded[0]
     merge_outputs(run.config, run.client, run.site, run.store, reduced.report, run.outputs)
     return reduced
 

@@ -13,8 +13,6 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from sitemill.config.model import Config, IndexNowMode
-from sitemill.config.tables import group_names
-from sitemill.filenames.outputs import stored_digest
 from sitemill.indexnow.run import found_changes
 from sitemill.jobs.bucketpass import Listing, PassOptions, pass_listing
 from sitemill.jobs.bucketremoved import ListedBefore
@@ -23,21 +21,17 @@ from sitemill.lastmod.fingerprint.digest import FINGERPRINT_VERSION
 from sitemill.report import Progress, Report, WriteResult
 from sitemill.robots.rules import RobotsRules
 from sitemill.scaleout.pendingurls import record_pending
-from sitemill.scaleout.shardcollect import find_strays
+from sitemill.scaleout.runcommit import RunCommit, commit_run
 from sitemill.scaleout.shardcommit import (
     Live,
-    ShardCommit,
-    commit_and_go_live,
     delete_after_commit,
     entry_of,
-    index_parts,
     publish_after_commit,
 )
-from sitemill.scaleout.shardrobots import robots_update, write_robots
 from sitemill.scaleout.shardstage import StagedOutputs
 from sitemill.scaleout.shardusers import full_users, pass_config
 from sitemill.scaleout.shardworker import KeptListing, parts_in
-from sitemill.shards.manifest import IndexState, Publication
+from sitemill.shards.manifest import IndexState
 from sitemill.shards.partition import Part
 from sitemill.shards.plan import Plan
 from sitemill.sinks.s3 import S3Sink
@@ -49,7 +43,6 @@ from sitemill.state.shardstate import ShardState, first_parts, split_states
 from sitemill.state.start import Start, start_state
 from sitemill.urlstyle import keep_style
 from sitemill.workers.threadpool import generator_pool
-from sitemill.writing.ownbytes import file_owners
 from sitemill.writing.usersitemaps import UserSitemaps
 
 if TYPE_CHECKING:
@@ -125,9 +118,10 @@ def rebuild_full(
     states = split_states(
         list(plan.afters), first_parts(parts), listing.kept(listed), knowledge.remember
     )
-    report.state_written = _publish_full(
-        run, base, live, (inputs, users, knowledge.remember), parts, states, single, report
-    )
+    refs = run.store.write_states(states, base, run.threads)  # (every shard's: new objects)
+    removed = knowledge.remember.removed  # (jobs.removedpages: the manifest keeps it for `check`)
+    commit = RunCommit(base, live, plan, inputs, parts, refs, single, users, removed)
+    report.state_written = commit_run(run, commit, run.now, report.result)
     publish_after_commit(run.client, site, later, report.result)
     as_listed = S3Sink(run.client, site.bucket, site.root, inventory=inventory)
     delete_after_commit(as_listed, staged.deletions, report.result)
@@ -161,37 +155,6 @@ def _would_publish(
     if reader.read(entry) != data and entry not in report.result.written:
         report.result.written.append(entry)
     return report
-
-
-def _publish_full(
-    run: FullRun,
-    base: IndexState,
-    live: Live,
-    decided: tuple[str, UserSitemaps, State],
-    parts: list[Part],
-    states: list[ShardState],
-    single: bytes | None,
-    report: Report,
-) -> bool:
-    """Every shard's state up (new objects), then the commit: whether the manifest changed.
-    ``decided``: the inputs' fingerprint, the user's sitemaps the run names, and the state
-    it keeps (its ``removed``: jobs.removedpages, which the manifest keeps for `check`)."""
-    inputs, users, remember = decided
-    plan = report.result.plan or Plan()
-    refs_by_shard = run.store.write_states(states, base, run.threads)
-    parts = index_parts(run.config, parts, base, run.now)
-    entry, data = entry_of(run.config, parts, single, users.index)
-    robots = robots_update(run.config, run.client, run.site, entry, users.robots, base.robots)
-    named = (tuple(users.index), tuple(users.found), robots.lines)
-    published = Publication(plan, inputs, parts, refs_by_shard, entry, stored_digest(data), *named)
-    groups = group_names(run.config.groups)
-    strays = tuple(find_strays(run.client, run.site, run.store, base, run.now, groups))
-    owners = file_owners(run.outputs)  # (a deletion asks them too: writing.ownbytes)
-    commit = ShardCommit(base, published, data, strays, remember.removed, owners)
-    result = report.result
-    committed = commit_and_go_live(run.client, run.site, run.store, commit, live, run.now, result)
-    write_robots(robots, result)
-    return committed
 
 
 def _listing(run: FullRun, plan: Plan | None) -> Iterator[ObjectTypeDef]:

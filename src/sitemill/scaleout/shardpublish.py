@@ -11,21 +11,14 @@ from datetime import datetime
 from typing import Final
 
 from sitemill.config.model import LastmodMode, ShardsMode
-from sitemill.filenames.outputs import ENTRY_TXT, ENTRY_XML, stored_digest
+from sitemill.filenames.outputs import ENTRY_TXT, ENTRY_XML
 from sitemill.report import Report, WriteResult
-from sitemill.scaleout.shardcommit import (
-    Live,
-    ShardCommit,
-    commit_and_go_live,
-    entry_of,
-    index_parts,
-    put_child,
-)
+from sitemill.scaleout.runcommit import RunCommit, commit_run
+from sitemill.scaleout.shardcommit import Live, put_child
 from sitemill.scaleout.shardworker import FullRebuildNeeded, Rendered, ShardJob
-from sitemill.shards.manifest import IndexState, Publication
+from sitemill.shards.manifest import IndexState
 from sitemill.shards.partition import StateRef, current_parts, next_plan
 from sitemill.state.removedurls import RemovedUrl
-from sitemill.writing.ownbytes import file_owners
 
 log = logging.getLogger(__name__)
 
@@ -44,7 +37,7 @@ def publish_shards(
     """Publish what the workers rendered over the manifest ``base`` (its entry file live as
     ``live``): a ConflictError when another run committed since ``base`` was read.
     ``removed``: the URLs the manifest keeps as removed (None: the base's)."""
-    config, store = job.config, job.store
+    config = job.config
     summaries = {item.summary.shard: item.summary for item in rendered}
     plan = next_plan(job.plan, summaries)
     parts, missing = current_parts(plan, summaries, base.files())
@@ -63,18 +56,8 @@ def publish_shards(
     lost = [shard for shard in plan.ids if shard not in states]
     if lost:
         raise FullRebuildNeeded(f"shard {lost[0]} has no state from this run or the last")
-    parts = index_parts(config, parts, base, now)
-    entry, data = entry_of(config, parts, single, base.users)  # (the user's, as last named)
-    published = Publication(plan, inputs, parts, states, entry, stored_digest(data), *_kept(base))
-    committed = commit_and_go_live(
-        job.client,
-        job.site,
-        store,
-        ShardCommit(base, published, data, removed=removed, owners=file_owners(job.outputs)),
-        live,
-        now,
-        result,
-    )
+    commit = RunCommit(base, live, plan, inputs, parts, states, single, removed=removed)
+    committed = commit_run(job, commit, now, result)
     report = Report(
         result, LastmodMode.NONE if config.lastmod is LastmodMode.NONE else LastmodMode.MTIME
     )
@@ -84,11 +67,6 @@ def publish_shards(
         if item.report is not None:
             merge_report(report, item.report)
     return report
-
-
-def _kept(base: IndexState) -> tuple[tuple[str, ...], ...]:
-    """The user's sitemaps the last run named, and its robots.txt lines (not rewritten)."""
-    return base.users, base.found, base.robots
 
 
 def _stage_children(

@@ -1,0 +1,115 @@
+"""A sharded run's commit, said once: its entry file, robots.txt, strays, commit and go-live."""
+# The full rebuild (shardfull), the distributed reducer (distreduce) and an incremental run
+# (shardpublish) end in this one sequence: the parts dated over the base manifest, the entry file
+# rendered from them, robots.txt's Sitemap lines decided, the strays of failed runs found, then the
+# commit of sitemill.scaleout.shardcommit, and robots.txt written once the entry file is live.
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING, NoReturn, Protocol
+
+from sitemill.config.tables import group_names
+from sitemill.errors import ConflictError
+from sitemill.filenames.outputs import stored_digest
+from sitemill.scaleout.shardcollect import find_strays
+from sitemill.scaleout.shardcommit import (
+    Live,
+    ShardCommit,
+    commit_and_go_live,
+    entry_of,
+    index_parts,
+)
+from sitemill.scaleout.shardrobots import RobotsUpdate, robots_update, write_robots
+from sitemill.shards.manifest import IndexState, Publication
+from sitemill.writing.ownbytes import file_owners
+
+if TYPE_CHECKING:
+    from mypy_boto3_s3 import S3Client
+
+    from sitemill.config.model import Config
+    from sitemill.jobs.bucketsite import BucketSite
+    from sitemill.outputs import OutputFeature
+    from sitemill.report import WriteResult
+    from sitemill.shards.partition import Part, StateRef
+    from sitemill.shards.plan import Plan
+    from sitemill.state.partitioned import PartitionedStore
+    from sitemill.state.removedurls import RemovedUrl
+    from sitemill.writing.usersitemaps import UserSitemaps
+
+
+class Committer(Protocol):
+    """Where a run commits: its site, its partitioned state and the output features listed."""
+
+    @property
+    def config(self) -> Config: ...
+    @property
+    def client(self) -> S3Client: ...
+    @property
+    def site(self) -> BucketSite: ...
+    @property
+    def store(self) -> PartitionedStore: ...
+    @property
+    def outputs(self) -> Sequence[OutputFeature]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class RunCommit:
+    """What a run commits over the manifest ``base`` (its entry file live as ``live``): the
+    next plan, the inputs' fingerprint, the parts, every shard's state and the single
+    sitemap's bytes (if one). ``users``: the user's sitemaps the run names, with robots.txt
+    rewritten and the strays of failed runs found (None: an incremental run, which keeps the
+    base's names and record and leaves both to a full one). ``removed``: as ShardCommit's."""
+
+    base: IndexState
+    live: Live
+    plan: Plan
+    inputs: str
+    parts: list[Part]
+    states: dict[str, StateRef]
+    single: bytes | None
+    users: UserSitemaps | None = None
+    removed: dict[str, RemovedUrl] | None = None
+
+
+def commit_run(
+    where: Committer,
+    run: RunCommit,
+    now: datetime,
+    result: WriteResult,
+    *,
+    before: Callable[[], None] | None = None,
+    superseded: Callable[[], NoReturn] | None = None,
+) -> bool:
+    """Publish ``run``: whether the manifest was written. ``before``: what must be kept just
+    before the commit (never lost to a failure after it); ``superseded``: what a commit that
+    another run overtook does instead of raising its ConflictError (raised, without one)."""
+    config, client, site, base = where.config, where.client, where.site, run.base
+    parts = index_parts(config, run.parts, base, now)
+    users = run.users
+    entry, data = entry_of(config, parts, run.single, base.users if users is None else users.index)
+    strays: tuple[str, ...] = ()
+    if users is None:
+        robots = RobotsUpdate(base.robots)
+        named = (base.users, base.found, base.robots)
+    else:
+        robots = robots_update(config, client, site, entry, users.robots, base.robots)
+        named = (tuple(users.index), tuple(users.found), robots.lines)
+        groups = group_names(config.groups)
+        strays = tuple(find_strays(client, site, where.store, base, now, groups))
+    digest = stored_digest(data)
+    published = Publication(run.plan, run.inputs, parts, run.states, entry, digest, *named)
+    if before is not None:
+        before()
+    owners = file_owners(where.outputs)  # (a deletion asks them too: writing.ownbytes)
+    commit = ShardCommit(base, published, data, strays, run.removed, owners)
+    try:
+        committed = commit_and_go_live(client, site, where.store, commit, run.live, now, result)
+    except ConflictError:
+        if superseded is None:
+            raise
+        superseded()
+    write_robots(robots, result)
+    return committed
