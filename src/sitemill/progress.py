@@ -1,7 +1,7 @@
 """A run's progress, as a port: the core tells what it is doing, the front end shows it."""
-# The front end shows it: a live line on a terminal, sitemill.cli.progress; a log group per phase in
-# the Action, sitemill.github.commands.LogGroups; nothing in the Lambda. The core stays free of any
-# display.
+# The front end shows it: a live line on a terminal, sitemill.cli._progress; a log group per
+# phase in the Action, sitemill.github.commands.LogGroups; nothing in the Lambda. The core stays
+# free of any display.
 
 from __future__ import annotations
 

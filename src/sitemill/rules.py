@@ -39,7 +39,7 @@ LEFTOVER_HTML_SITEMAP: Final = (
 BUILTIN_EXCLUSIONS: Final = frozenset(
     {NOT_FOUND_PAGE, THEME_ASSET, VERIFICATION_FILE, NO_PAGE_NAME}
 )
-# The Markdown twin of an HTML file's page (index.html.md, a/b.html.md: sitemill.llms.twins).
+# The Markdown twin of an HTML file's page (index.html.md, a/b.html.md: sitemill.llms._twins).
 _TWIN_OF_A_FILE: Final = (".html.md", ".htm.md")
 
 

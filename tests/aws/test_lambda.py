@@ -16,10 +16,10 @@ import pytest
 
 import sitemill.aws.rebuild
 from s3util import BASE, BUCKET, PAGE, Requests, moto_bucket, restored_logging
-from sitemill.aws.cloudfront import caller_reference, invalidation_paths
+from sitemill.aws._cloudfront import caller_reference, invalidation_paths
+from sitemill.aws._selection import select_changes
 from sitemill.aws.events import ObjectChange, parse_event
 from sitemill.aws.handler import handle
-from sitemill.aws.selection import select_changes
 from sitemill.errors import ConfigError, EventError, SinkError, SourceError
 from sitemill.filenames.outputs import is_own_name
 from sitemill.shards.plan import shard_id

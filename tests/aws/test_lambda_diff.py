@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-import sitemill.aws.command
+import sitemill.aws._command
 import sitemill.scaleout.partitioned
 from s3util import BASE, BUCKET, STATE_BUCKET, Requests, moto_bucket, restored_logging, words_page
 from sitemill.aws.diff import DIFF_TOO_BIG, handle_diff
@@ -148,7 +148,7 @@ def test_the_entry_routes_a_diff_event(s3: Any, monkeypatch: pytest.MonkeyPatch)
     assert spec is not None and spec.loader is not None
     entry = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(entry)
-    monkeypatch.setattr(sitemill.aws.command, "make_s3_client", lambda: s3)
+    monkeypatch.setattr(sitemill.aws._command, "make_s3_client", lambda: s3)
     answer = entry.handler(EVENT, None)
     assert answer == {"status": "error", "error": f"no state to compare with at {STATE}"}
 

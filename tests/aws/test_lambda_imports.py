@@ -157,7 +157,7 @@ def test_a_check_imports_no_router_and_no_rebuild(endpoint: str) -> None:
     assert cold_start(endpoint, {"action": "rebuild"})[0] == "ok"  # (a record to check)
     status, modules = cold_start(endpoint, {"action": "check"})
     assert status in ("ok", "problems")
-    router = ("sitemill.aws.handler", "sitemill.aws.selection", "sitemill.aws.rebuild")
+    router = ("sitemill.aws.handler", "sitemill.aws._selection", "sitemill.aws.rebuild")
     assert named(modules, (*router, "sitemill.aws.steps")) == []
 
 
@@ -167,7 +167,7 @@ def test_a_step_imports_no_router_and_no_check(endpoint: str, step: str) -> None
     status, modules = cold_start(endpoint, {}, entry=step)
     assert status == "ConfigError"
     assert "sitemill.aws.steps" in modules
-    router = ("sitemill.aws.handler", "sitemill.aws.selection", "sitemill.aws.rebuild")
+    router = ("sitemill.aws.handler", "sitemill.aws._selection", "sitemill.aws.rebuild")
     assert named(modules, (*router, *CHECK_ONLY)) == []
 
 

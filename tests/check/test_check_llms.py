@@ -16,7 +16,7 @@ from enginestand import Stand
 from llmsrecord import keep_llms_digests
 from sitemill.check.problems import LLMS
 from sitemill.cli.main import main
-from sitemill.llms import livecheck as livellms
+from sitemill.llms import _livecheck as livellms
 
 PLAIN = "text/plain; charset=utf-8"
 FILES = {

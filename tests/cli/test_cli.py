@@ -13,7 +13,7 @@ import pytest
 
 from clirun import run_sitemill
 from conftest import BASE_URL, FIXED_MTIME, SiteMaker, page
-from sitemill.cli.report import print_report
+from sitemill.cli._report import print_report
 from sitemill.config.model import LastmodMode
 from sitemill.entries import SkipReason
 from sitemill.report import Report, WriteResult, dates_line
@@ -375,8 +375,8 @@ def test_the_report_shows_page_heads_read_and_remembered() -> None:
 
 
 def test_content_date_flags_reach_the_config(tmp_path: Path) -> None:
+    from sitemill.cli._options import config_from_args
     from sitemill.cli.main import build_parser
-    from sitemill.cli.options import config_from_args
 
     args = build_parser().parse_args(
         [

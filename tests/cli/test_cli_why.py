@@ -308,8 +308,8 @@ def test_the_cli_loads_no_dating_code_until_why_runs() -> None:
     loaded = subprocess.run(
         [sys.executable, "-c", code], check=True, capture_output=True, text=True
     ).stdout
-    assert "'sitemill.cli.why'" in loaded
-    for module in ("sitemill.cli.whylines", "sitemill.cli.whybucket", "sitemill.lastmod.decide"):
+    assert "'sitemill.cli._why'" in loaded
+    for module in ("sitemill.cli._whylines", "sitemill.cli.whybucket", "sitemill.lastmod.decide"):
         assert f"'{module}'" not in loaded
 
 

@@ -247,7 +247,7 @@ def test_a_build_that_keeps_no_state_cannot_be_compared(
 
 
 def test_the_forms_offered_are_the_forms_there_are() -> None:
-    from sitemill.cli.diff import REDIRECT_FORMS
+    from sitemill.cli._diff import REDIRECT_FORMS
     from sitemill.redirects import RedirectForm
 
     assert tuple(form.value for form in RedirectForm) == REDIRECT_FORMS

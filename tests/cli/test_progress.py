@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 from clirun import run_sitemill
-from sitemill.cli import progress
-from sitemill.cli.progress import LiveLine
+from sitemill.cli import _progress as progress
+from sitemill.cli._progress import LiveLine
 
 BASE = "https://example.com/"
 SLOW = 2.0  # seconds the reading of the pages is made to take

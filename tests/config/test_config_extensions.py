@@ -137,8 +137,8 @@ def test_a_bad_keep_image_chrome_is_one_error_naming_the_key() -> None:
 
 
 def test_site_chrome_in_every_spelling(tmp_path: Path) -> None:
+    from sitemill.cli._options import config_from_args
     from sitemill.cli.main import build_parser
-    from sitemill.cli.options import config_from_args
 
     env = {"SITEMILL_KEEP_IMAGE_CHROME": "yes", "SITEMILL_IMAGE_CHROME_SHARE": "0.8"}
     from_env = load_config(BASE, env)
@@ -196,8 +196,8 @@ def test_a_bad_html_sitemap_is_one_error_naming_the_key(value: object) -> None:
     ("flag", "expected"), [("--html-sitemap", True), ("--no-html-sitemap", False)]
 )
 def test_html_sitemap_flags(flag: str, expected: bool) -> None:
+    from sitemill.cli._options import config_from_args
     from sitemill.cli.main import build_parser
-    from sitemill.cli.options import config_from_args
 
     args = build_parser().parse_args(["build", "--base-url", BASE["base_url"], flag])
     env = {"SITEMILL_HTML_SITEMAP": str(not expected).lower()}

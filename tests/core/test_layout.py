@@ -125,10 +125,10 @@ def test_no_module_but_the_list_imports_a_feature() -> None:
 
 
 def test_the_feature_check_finds_an_import() -> None:
-    imported = frozenset({"sitemill.llms.ownership", "sitemill.htmlmap.page", "sitemill.urls"})
+    imported = frozenset({"sitemill.llms._ownership", "sitemill.htmlmap.page", "sitemill.urls"})
     assert feature_imports("sitemill.writing.ownbytes", imported) == [
         "sitemill.htmlmap.page",
-        "sitemill.llms.ownership",
+        "sitemill.llms._ownership",
     ]
     assert feature_imports("sitemill.llms.run", imported) == ["sitemill.htmlmap.page"]
 
@@ -151,6 +151,33 @@ def test_only_the_front_ends_name_the_list_of_features() -> None:
         if FEATURE_LIST in path.read_text(encoding="utf-8") and path.name != "test_layout.py"
     }
     assert named == {"outputlist.py"}
+
+
+def private_imports(module: str, imported: frozenset[str]) -> list[str]:
+    """The ``_private`` modules of another folder that ``module`` imports (issue 80: a module
+    that is no door is private; only its own folder, and the folders under it, may import it)."""
+    return sorted(
+        name
+        for name in imported
+        if name.rpartition(".")[2].startswith("_")
+        and not name.rpartition(".")[2].startswith("__")
+        and not (module + ".").startswith(name.rpartition(".")[0] + ".")
+    )
+
+
+def test_no_module_imports_the_private_modules_of_another_folder() -> None:
+    found = {
+        module_name(path): private_imports(module_name(path), imported_modules(path))
+        for path in package_modules()
+    }
+    assert {module: names for module, names in found.items() if names} == {}
+
+
+def test_the_private_check_finds_an_import() -> None:
+    imported = frozenset({"sitemill.llms._ownership", "sitemill.llms.run", "sitemill._x"})
+    assert private_imports("sitemill.writing.ownbytes", imported) == ["sitemill.llms._ownership"]
+    assert private_imports("sitemill.llms.run", imported) == []
+    assert private_imports("sitemill.llms", imported) == []
 
 
 def test_the_list_check_finds_an_import() -> None:

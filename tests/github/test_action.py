@@ -21,9 +21,9 @@ from gitutil import commit, git, head, make_repo
 from sitemill.config.model import LastmodMode
 from sitemill.entries import SkipReason
 from sitemill.errors import ConfigError
+from sitemill.github._repo import GitIdentity, redact
 from sitemill.github.action import run_github_action
 from sitemill.github.commands import escape_data, escape_property, workflow_command
-from sitemill.github.repo import GitIdentity, redact
 from sitemill.github.settings import (
     ACTION_INPUT_ENV,
     CONFIG_INPUT_ENV,

@@ -20,7 +20,7 @@ from test_action import (  # noqa: F401 (no_network: a fixture)
 from gitutil import commit, git
 from sitemill.config.model import LastmodMode
 from sitemill.errors import ConfigError
-from sitemill.github.mismatch import refuse_mismatch
+from sitemill.github._mismatch import refuse_mismatch
 from sitemill.github.settings import ACTION_INPUT_ENV, read_inputs
 from sitemill.listing.siteurl import Declared
 from sitemill.report import Report, WriteResult

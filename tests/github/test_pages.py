@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from sitemill.github.mismatch import project_site_question
+from sitemill.github._mismatch import project_site_question
 
 
 def test_a_project_site_at_its_owners_root_is_asked_about_naming_the_path() -> None:

@@ -12,7 +12,7 @@ import pytest
 
 from gitutil import commit, git, git_env, make_repo
 from sitemill.errors import GitError
-from sitemill.github.repo import GitIdentity, Repo
+from sitemill.github._repo import GitIdentity, Repo
 
 BOT = GitIdentity("bot", "bot@sitemill.invalid")
 STATE = "../.sitemill/state.json.gz"

@@ -14,8 +14,8 @@ import pytest
 
 from outputlist import rebuild_bucket
 from s3util import BASE, BUCKET, Requests, make_config, moto_bucket, upload
+from sitemill.aws._selection import affects_sitemaps, select_changes
 from sitemill.aws.events import ObjectChange
-from sitemill.aws.selection import affects_sitemaps, select_changes
 from sitemill.errors import ConfigError
 from sitemill.filenames.outputs import HTML_SITEMAP, STATE_NAME
 from sitemill.html.title import MAX_TITLE_CHARS

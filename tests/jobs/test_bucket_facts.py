@@ -350,7 +350,7 @@ def test_sync_of_identical_bytes_reads_no_page(site: Any) -> None:
     assert (report.heads_read, report.heads_reused) == (0, len(HEADS))
     # The pages' dates moved (plain LastModified), so the sitemap is written; the state,
     # keyed by ETag, keeps every page: it is written for the sitemap's new digest alone
-    # (what tells sitemill's own sitemap from another writer's: sitemill.aws.overwritten).
+    # (what tells sitemill's own sitemap from another writer's: sitemill.aws._overwritten).
     assert calls.puts() == ["sitemap.xml", STATE_NAME]
     assert calls.page_gets() == []
     assert locs(live(site)) == locs(before)

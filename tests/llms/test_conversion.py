@@ -8,7 +8,7 @@ from collections import Counter
 
 import pytest
 
-from sitemill.llms.blocks import EDGE_BLOCKS, REPEATED_MIN_PAGES, BlockCount
+from sitemill.llms._blocks import EDGE_BLOCKS, REPEATED_MIN_PAGES, BlockCount
 from sitemill.llms.conversion import page_block_keys, repeated_blocks, site_markdowns
 from sitemill.llms.page import LlmsPage
 from sitemill.workers.workpool import WorkPool

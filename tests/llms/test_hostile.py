@@ -13,13 +13,13 @@ from html.parser import HTMLParser
 import mistletoe
 import pytest
 
-from sitemill.llms.blocks import RepeatedBlocks
+from sitemill.llms._blocks import RepeatedBlocks
+from sitemill.llms._files import llms_files
+from sitemill.llms._sitename import site_name
+from sitemill.llms._twins import twin_bytes
 from sitemill.llms.conversion import page_markdown
-from sitemill.llms.files import llms_files
 from sitemill.llms.full import llms_full_text
 from sitemill.llms.page import LlmsPage, LlmsSite
-from sitemill.llms.sitename import site_name
-from sitemill.llms.twins import twin_bytes
 
 BASE = "https://example.org/"
 PAGE = BASE + "guide/"

@@ -11,10 +11,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from llmsreadings import Reading, commonmark_reading, reference_reading
-from sitemill.llms.files import has_llms_txt_mark, llms_files
+from sitemill.llms._files import has_llms_txt_mark, llms_files
+from sitemill.llms._sitename import common_title_part, own_title, site_name
+from sitemill.llms._text import one_line
 from sitemill.llms.page import LlmsPage, LlmsSite
-from sitemill.llms.sitename import common_title_part, own_title, site_name
-from sitemill.llms.text import one_line
 
 BASE = "https://example.org/"
 SITE = LlmsSite(BASE, BASE + "sitemap.xml")
@@ -320,7 +320,7 @@ def test_urls_under_the_base_are_not_parsed_one_by_one(monkeypatch: pytest.Monke
     # page had made 50,000 pages cost three times as much).
     from urllib.parse import urlsplit
 
-    import sitemill.llms.paths as paths
+    import sitemill.llms._paths as paths
 
     calls = []
     monkeypatch.setattr(paths, "urlsplit", lambda url: calls.append(url) or urlsplit(url))

@@ -13,10 +13,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from llmsreadings import commonmark_reading, reference_reading
-from sitemill.llms.files import LlmsFiles, llms_files
+from sitemill.llms._files import LlmsFiles, llms_files
+from sitemill.llms._sitename import shared_title_part
+from sitemill.llms._validation import check_llms_txt
 from sitemill.llms.page import LlmsPage, LlmsSite
-from sitemill.llms.sitename import shared_title_part
-from sitemill.llms.validation import check_llms_txt
 
 SITES = Path(__file__).resolve().parent / "sites"
 BASE = "https://example.org/"

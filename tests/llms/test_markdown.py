@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from sitemill.llms.markdown import MAX_MARKDOWN_DEPTH, headings_down, region_markdown
-from sitemill.llms.region import content_region
+from sitemill.llms._markdown import MAX_MARKDOWN_DEPTH, headings_down, region_markdown
+from sitemill.llms._region import content_region
 
 URL = "https://example.org/docs/guide/"
 

@@ -7,9 +7,9 @@ from typing import ClassVar
 import pytest
 
 import timing
-from sitemill.llms.markdown import region_markdown
-from sitemill.llms.parsing import MAX_PARSED_BYTES, without_raw_text
-from sitemill.llms.region import content_region
+from sitemill.llms._markdown import region_markdown
+from sitemill.llms._parsing import MAX_PARSED_BYTES, without_raw_text
+from sitemill.llms._region import content_region
 
 URL = "https://example.org/docs/guide/"
 
@@ -173,7 +173,7 @@ class Recorded:
 
 
 def test_a_page_with_main_is_parsed_from_main_only(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("sitemill.llms.region.BeautifulSoup", Recorded)
+    monkeypatch.setattr("sitemill.llms._region.BeautifulSoup", Recorded)
     Recorded.texts = []
     body = "<aside>" + "<li><a href='/x/'>Sidebar entry</a></li>" * 500 + "</aside>"
     body += "<main><h1>Guide</h1><p>Words.</p></main><footer>Foot</footer>"
@@ -183,7 +183,7 @@ def test_a_page_with_main_is_parsed_from_main_only(monkeypatch: pytest.MonkeyPat
 
 def test_a_main_without_h1_is_read_in_its_whole_page(monkeypatch: pytest.MonkeyPatch) -> None:
     # Its title block may stand before it (a Docusaurus home page's hero).
-    monkeypatch.setattr("sitemill.llms.region.BeautifulSoup", Recorded)
+    monkeypatch.setattr("sitemill.llms._region.BeautifulSoup", Recorded)
     Recorded.texts = []
     body = "<header><h1>Guide</h1></header><main><p>Words.</p></main>"
     assert markdown_of(body) == "# Guide\n\nWords.\n"

@@ -13,7 +13,7 @@ from tests.scaleout.test_partitioned import config_of, run
 from tests.scaleout.test_partitioned import s3 as s3
 
 from s3util import BASE, BUCKET, Requests, live_files
-from sitemill.llms.shards import NOT_SHARDED
+from sitemill.llms._shards import NOT_SHARDED
 
 PAGES = [f"{section}/p{n}.html" for section in "abc" for n in range(4)]
 

@@ -11,9 +11,9 @@ from hypothesis import strategies as st
 
 from outputlist import validate_paths
 from sitemill.cli.main import main
-from sitemill.llms.files import llms_files
+from sitemill.llms._files import llms_files
+from sitemill.llms._validation import MAX_LLMS_TXT_BYTES, check_llms_txt
 from sitemill.llms.page import LlmsPage, LlmsSite
-from sitemill.llms.validation import MAX_LLMS_TXT_BYTES, check_llms_txt
 from sitemill.validate import Severity
 
 HEAD = "# Site\n\n> A summary\n\nThe pages.\n\n"

@@ -21,7 +21,7 @@ from sitemill.config.model import load_config
 from sitemill.errors import ConfigError
 from sitemill.filenames.outputs import STATE_NAME
 from sitemill.jobs.bucket import BucketSite
-from sitemill.llms.ownership import SITEMILL_MARK
+from sitemill.llms._ownership import SITEMILL_MARK
 from sitemill.report import Report
 from sitemill.sinks import LocalDirSink
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-import sitemill.llms.markdownfiles as llmsmarkdown
+import sitemill.llms._markdownfiles as llmsmarkdown
 from outputlist import build_from_tree
 from sitemill.config.model import load_config
 from sitemill.report import Report

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Final
 
-from sitemill.aws.command import CommandInputs, answer_command, read_keys
+from sitemill.aws._command import CommandInputs, answer_command, read_keys
 from sitemill.check.run import CheckOptions
 from sitemill.commands.check import Checked, check_record
 from sitemill.errors import EventError

@@ -7,10 +7,10 @@ import time
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Final
 
+from sitemill.aws._selection import Selection, affects_sitemaps, choose_bucket, select_changes
 from sitemill.aws.clients import CloudFrontClient, make_s3_client
 from sitemill.aws.events import Trigger, parse_event, unreadable_batch
 from sitemill.aws.logs import LambdaSettings, function_env, lambda_config, log_summary, redact_error
-from sitemill.aws.selection import Selection, affects_sitemaps, choose_bucket, select_changes
 from sitemill.config.model import Config
 from sitemill.errors import EventError, SitemillError
 from sitemill.filenames.outputs import normalize_prefix
@@ -143,7 +143,7 @@ def _select(
     trigger: Trigger, settings: LambdaSettings, config: Config, s3: S3Client | None
 ) -> Selection:
     """The changes that ask for a rebuild; a notified write of one of sitemill's sitemap
-    files does when its bytes are not the ones sitemill published (sitemill.aws.overwritten)."""
+    files does when its bytes are not the ones sitemill published (sitemill.aws._overwritten)."""
     selection = select_changes(
         trigger.changes,
         bucket=settings.site.bucket,
@@ -151,7 +151,7 @@ def _select(
         affects_sitemaps=lambda path: affects_sitemaps(config, path),
     )
     if selection.own_written and not trigger.rebuild:
-        from sitemill.aws.overwritten import restore_overwritten  # (only for these)
+        from sitemill.aws._overwritten import restore_overwritten  # (only for these)
 
         make_s3 = (lambda: s3) if s3 is not None else make_s3_client
         restore_overwritten(config, selection, make_s3, settings.site.site)

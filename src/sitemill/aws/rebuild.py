@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
+from sitemill.aws._selection import Selection
 from sitemill.aws.clients import (
     CloudFrontClient,
     make_cloudfront_client,
@@ -19,7 +20,6 @@ from sitemill.aws.clients import (
 )
 from sitemill.aws.events import Trigger
 from sitemill.aws.logs import LambdaSettings
-from sitemill.aws.selection import Selection
 from sitemill.config.model import Config
 from sitemill.jobs.afterpublish import after_publishing
 from sitemill.jobs.bucket import BucketSite, build_bucket
@@ -67,7 +67,7 @@ def rebuild_chosen(
             "would_delete": report.result.deleted,
         }
     elif settings.distribution_id and report.result.changed:
-        from sitemill.aws.cloudfront import invalidate
+        from sitemill.aws._cloudfront import invalidate
 
         make_client = make_cloudfront_client if cloudfront is None else lambda: cloudfront
         result["invalidation"] = invalidate(

@@ -11,13 +11,13 @@ import time
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Final
 
+from sitemill.aws._cloudfront import invalidate
 from sitemill.aws.clients import (
     CloudFrontClient,
     make_cloudfront_client,
     make_s3_client,
     make_states_client,
 )
-from sitemill.aws.cloudfront import invalidate
 from sitemill.aws.logs import LambdaSettings, function_env, redact_error
 from sitemill.config.model import load_config
 from sitemill.errors import ConfigError, SitemillError

@@ -12,11 +12,11 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
-from sitemill.cli.check import add_check_command, run_check_command
-from sitemill.cli.diff import add_diff_command, run_diff_command
-from sitemill.cli.indexnow import add_indexnow_command, run_indexnow_command
-from sitemill.cli.options import add_config_flags, config_from_args, site_and_config
-from sitemill.cli.usage import (
+from sitemill.cli._check import add_check_command, run_check_command
+from sitemill.cli._diff import add_diff_command, run_diff_command
+from sitemill.cli._indexnow import add_indexnow_command, run_indexnow_command
+from sitemill.cli._options import add_config_flags, config_from_args, site_and_config
+from sitemill.cli._usage import (
     EXIT_INVALID,
     EXIT_USAGE,
     Parser,
@@ -33,7 +33,7 @@ from sitemill.cli.usage import (
     s3_client,
     say,
 )
-from sitemill.cli.why import add_why_command, run_why_command
+from sitemill.cli._why import add_why_command, run_why_command
 from sitemill.errors import ConfigError, MissingExtraError, SitemillError, SourceError, UsageError
 from sitemill.messages import shown
 from sitemill.version import __version__
@@ -99,8 +99,8 @@ def build_parser() -> Parser:
 
 
 def _run_build(args: argparse.Namespace, env: dict[str, str]) -> int:
-    from sitemill.cli.progress import live_line
-    from sitemill.cli.report import print_report
+    from sitemill.cli._progress import live_line
+    from sitemill.cli._report import print_report
     from sitemill.jobs.afterpublish import after_publishing, folder_writer
     from sitemill.jobs.features import OUTPUTS
     from sitemill.jobs.tree import TreeAsked, build_tree  # (validate needs no Jinja)
@@ -129,8 +129,8 @@ def _run_build(args: argparse.Namespace, env: dict[str, str]) -> int:
 
 
 def _run_urls(args: argparse.Namespace, env: dict[str, str]) -> int:
-    from sitemill.cli.progress import live_line
-    from sitemill.cli.report import print_report
+    from sitemill.cli._progress import live_line
+    from sitemill.cli._report import print_report
     from sitemill.jobs.features import URL_LIST_OUTPUTS
     from sitemill.jobs.urllist import build_url_list
     from sitemill.sinks import LocalDirSink
@@ -189,10 +189,10 @@ def _run_validate(args: argparse.Namespace, env: dict[str, str]) -> int:
 
 def _run_s3(args: argparse.Namespace, env: dict[str, str]) -> int:
     require_s3_extra()  # (before sitemill.aws, whose modules import botocore)
-    from sitemill.cli.s3 import run_s3_command, site_bucket
+    from sitemill.cli._s3 import run_s3_command, site_bucket
 
     if args.function:
-        from sitemill.cli.s3function import stack_environment
+        from sitemill.cli._s3function import stack_environment
 
         env = stack_environment(args.function, env)
     args.bucket = site_bucket(args.bucket, args.function, env)

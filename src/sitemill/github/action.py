@@ -12,8 +12,13 @@ from sitemill.config.tables import group_names
 from sitemill.errors import SitemillError
 from sitemill.filenames.groupnames import known_groups
 from sitemill.filenames.outputs import ROBOTS_TXT, STATE_NAME, is_own_name
-from sitemill.github.announce import Announced, Announcer, announce_pending, indexnow_outputs
-from sitemill.github.check import check_deploy, finish_check
+from sitemill.github._announce import Announced, Announcer, announce_pending, indexnow_outputs
+from sitemill.github._check import check_deploy, finish_check
+from sitemill.github._deepen import deepen_checkout
+from sitemill.github._mismatch import project_site_question, refuse_mismatch
+from sitemill.github._prdiff import diff_pull_request, finish_diff
+from sitemill.github._previous import Messages, action_previous, keeps_state_beside, state_name
+from sitemill.github._push import Pushed, commit_outputs
 from sitemill.github.commands import (
     append_to,
     log_groups,
@@ -23,11 +28,6 @@ from sitemill.github.commands import (
     workflow_command,
     write_outputs,
 )
-from sitemill.github.deepen import deepen_checkout
-from sitemill.github.mismatch import project_site_question, refuse_mismatch
-from sitemill.github.prdiff import diff_pull_request, finish_diff
-from sitemill.github.previous import Messages, action_previous, keeps_state_beside, state_name
-from sitemill.github.push import Pushed, commit_outputs
 from sitemill.github.settings import Command, Settings, read_inputs
 from sitemill.github.summary import render_failure, render_indexnow_summary, render_summary
 from sitemill.indexnow.key import key_file_name

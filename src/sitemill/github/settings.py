@@ -14,7 +14,7 @@ from sitemill.config.file import read_config_file
 from sitemill.config.model import CONFIG_KEYS, FILE_ONLY, Config, env_name, load_config
 from sitemill.config.values import PREVIOUS_NONE, parse_bool, parse_enum
 from sitemill.errors import ConfigError
-from sitemill.github.repo import GitIdentity
+from sitemill.github._repo import GitIdentity
 from sitemill.redirects.model import RedirectForm
 
 # The Action's own inputs (not config keys) reach us as these env names (action.yml `env:`).

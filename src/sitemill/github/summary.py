@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from sitemill.entries import SkipReason
-from sitemill.github.push import Pushed
+from sitemill.github._push import Pushed
 from sitemill.indexnow.outcome import IndexNowOutcome
 from sitemill.messages import counted, shown
 from sitemill.report import Report, dates_line, extensions_line, shards_line, style_line

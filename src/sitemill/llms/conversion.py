@@ -16,10 +16,10 @@ from dataclasses import dataclass
 from itertools import chain
 from typing import TypeVar
 
-from sitemill.llms.blocks import BlockCount, RepeatedBlocks, edge_blocks
-from sitemill.llms.markdown import region_markdown
+from sitemill.llms._blocks import BlockCount, RepeatedBlocks, edge_blocks
+from sitemill.llms._markdown import region_markdown
+from sitemill.llms._region import content_region
 from sitemill.llms.page import LlmsPage
-from sitemill.llms.region import content_region
 from sitemill.workers.workpool import WorkPool, cut
 
 _T = TypeVar("_T")

@@ -28,11 +28,11 @@ from collections.abc import Iterable, Sequence
 from typing import Final
 
 from sitemill.config.llms import DEFAULT_LLMS_FULL_BYTES
+from sitemill.llms._markdown import headings_down
+from sitemill.llms._ownership import SITEMILL_MARK
+from sitemill.llms._text import block_text, heading_text, inline_text, link_url, one_line
 from sitemill.llms.conversion import PageMarkdown
-from sitemill.llms.markdown import headings_down
-from sitemill.llms.ownership import SITEMILL_MARK
 from sitemill.llms.page import LlmsSite
-from sitemill.llms.text import block_text, heading_text, inline_text, link_url, one_line
 
 _SEPARATOR: Final = "---\n\n"
 

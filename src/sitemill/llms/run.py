@@ -62,7 +62,7 @@ class LlmsFeature:
     def merge(self, config: Config, sink: Sink, states: Iterable[State], report: Report) -> None:
         """llms.txt from the shards' states (those the committed manifest names, in its
         order), written where it changed (llms.shards)."""
-        from sitemill.llms.shards import NOT_SHARDED, state_entries
+        from sitemill.llms._shards import NOT_SHARDED, state_entries
 
         if config.llms_full or config.llms_pages:
             log.warning("%s", NOT_SHARDED)
@@ -85,7 +85,7 @@ class LlmsFeature:
     ) -> None:
         """The llms files the build published, live; the twins of the pages in ``urls``
         (llms.livecheck)."""
-        from sitemill.llms.livecheck import check_llms
+        from sitemill.llms._livecheck import check_llms
 
         check_llms(site, published, report, urls)
 
@@ -94,7 +94,7 @@ class LlmsFeature:
         llmstxt.org's format (llms.validation)."""
         if not path.is_dir() and path.name != LLMS_TXT:
             return None
-        from sitemill.llms.validation import check_llms_txt_file, llms_txt_files
+        from sitemill.llms._validation import check_llms_txt_file, llms_txt_files
 
         files = llms_txt_files(path) if path.is_dir() else [path]
         return [found for file in files for found in check_llms_txt_file(file, str(file))]
@@ -104,7 +104,7 @@ class LlmsFeature:
         at_name = PurePosixPath(name).name == LLMS_TXT or name == LLMS_FULL
         if not at_name and not name.endswith(MARKDOWN_SUFFIX):
             return None
-        from sitemill.llms.ownership import proves_llms_file  # (a deletion is weighed)
+        from sitemill.llms._ownership import proves_llms_file  # (a deletion is weighed)
 
         return proves_llms_file(name, data, base_url)
 
@@ -196,7 +196,7 @@ class LlmsOutputs:
         return self._take(entries) if self.on else entries
 
     def _take(self, entries: Iterator[Entry]) -> Iterator[Entry]:
-        from sitemill.llms.entrypages import home_rank  # (only when on)
+        from sitemill.llms._entrypages import home_rank  # (only when on)
         from sitemill.llms.page import LlmsPage
 
         base = self.config.base_url
@@ -220,8 +220,8 @@ class LlmsOutputs:
             self.keep.llms, self.keep.llms_source = result.llms.files, result.llms.source
 
     def _files(self, result: WriteResult) -> dict[str, bytes]:
-        from sitemill.llms.entrypages import without_shared_descriptions
-        from sitemill.llms.files import llms_files
+        from sitemill.llms._entrypages import without_shared_descriptions
+        from sitemill.llms._files import llms_files
 
         site = self._site()
         pages = without_shared_descriptions(self.pages)
@@ -232,7 +232,7 @@ class LlmsOutputs:
             log.info("%s", made.decision)
             result.llms.decision = made.decision
         if self.config.llms_full or self.config.llms_pages:
-            from sitemill.llms.markdownfiles import markdown_source_digest
+            from sitemill.llms._markdownfiles import markdown_source_digest
 
             result.llms.source = markdown_source_digest(
                 self.config, pages, self.keys, site, self.setup.fingerprint
@@ -276,7 +276,7 @@ class LlmsOutputs:
         return LlmsSite(base, base + entry, name, summary)
 
     def _markdown_files(self, pages: list[LlmsPage], site: LlmsSite) -> dict[str, bytes]:
-        from sitemill.llms.markdownfiles import markdown_files
+        from sitemill.llms._markdownfiles import markdown_files
 
         reader = self.setup.page_bytes
         return markdown_files(self.config, pages, self.keys, site, reader, self.setup.parallel)
@@ -330,13 +330,13 @@ class LlmsOutputs:
         so (a state is input from outside: its record alone makes no file of the user's ours)
         and, where the state records its bytes, they are those (one the user edited since,
         mark and all, is theirs)."""
-        from sitemill.llms.ownership import written_by_sitemill  # (one is there to weigh)
+        from sitemill.llms._ownership import written_by_sitemill  # (one is there to weigh)
 
         recorded = self.setup.known.get(name)
         return written_by_sitemill(name, data) and recorded in (None, _md5(data))
 
     def _delete_own(self, name: str, digest: str, result: WriteResult) -> None:
-        from sitemill.llms.ownership import proves_llms_file  # (a deletion is weighed)
+        from sitemill.llms._ownership import proves_llms_file  # (a deletion is weighed)
 
         folder, base = _split_name(name)
         try:

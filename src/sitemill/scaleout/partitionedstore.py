@@ -1,6 +1,6 @@
 """The partitioned state a configuration names for a bucket site, opened (or None)."""
 # Apart from sitemill.scaleout.partitioned's rebuild: the router opens it to read what sitemill
-# last published (sitemill.aws.overwritten) without importing the rebuild.
+# last published (sitemill.aws._overwritten) without importing the rebuild.
 
 from __future__ import annotations
 

@@ -58,7 +58,7 @@ class State:
     outputs: frozenset[str] = frozenset()
     # The MD5 of each sitemap file and index among them as the run published it (a bucket's
     # ETag of its bytes): what says, in a bucket, that an object under one of sitemill's
-    # names is the one it wrote (sitemill.aws.overwritten), whatever its shape.
+    # names is the one it wrote (sitemill.aws._overwritten), whatever its shape.
     digests: dict[str, str] = field(default_factory=dict)
     written: dict[str, str] | None = None  # each index child's date (writing.childdates)
     # What is remembered of objects the sitemaps leave out, by ETag: never by name, since a

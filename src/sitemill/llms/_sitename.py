@@ -16,9 +16,9 @@ from collections.abc import Sequence
 from typing import Final
 from urllib.parse import urlsplit
 
+from sitemill.llms._paths import is_home
+from sitemill.llms._text import one_line
 from sitemill.llms.page import LlmsPage, LlmsSite
-from sitemill.llms.paths import is_home
-from sitemill.llms.text import one_line
 
 # A separator between a title's parts: a dash, bar, bullet, colon or slash with space each side.
 _SEPARATOR: Final = re.compile(r"\s+[-|:/~\u00b7\u2022\u00bb\u2013\u2014]\s+")

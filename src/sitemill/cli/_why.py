@@ -1,6 +1,6 @@
 """`sitemill why PAGE [SITE_DIR | --bucket NAME]`: one page's date and its evidence."""
 # `sitemill --version` and the other commands load this parser only: none of the dating code `why`
-# explains (sitemill.cli.whylines, imported when the command runs).
+# explains (sitemill.cli._whylines, imported when the command runs).
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from sitemill.cli.options import add_config_flags, config_from_args, record_site, site_and_config
-from sitemill.cli.usage import (
+from sitemill.cli._options import add_config_flags, config_from_args, record_site, site_and_config
+from sitemill.cli._usage import (
     EXIT_INVALID,
     Parser,
     add_command,
@@ -61,7 +61,7 @@ def run_why_command(args: argparse.Namespace, env: dict[str, str]) -> int:
             raise ConfigError("bucket", "--prefix and --endpoint-url name a bucket: give --bucket")
         args.site_dir = Path(".") if args.site_dir is None else args.site_dir
         args.site_dir, args.out, config = site_and_config(args, env)
-    from sitemill.cli.whylines import why_code, why_lines
+    from sitemill.cli._whylines import why_code, why_lines
     from sitemill.commands.why import site_path
 
     name = site_path(args.page, config.base_url)
@@ -93,7 +93,7 @@ def _bucket_page(
     args: argparse.Namespace, env: dict[str, str], config: Config, name: str
 ) -> PageWhy:
     """The bucket job's reading and dating run dry, the page ``name`` watched."""
-    from sitemill.cli.s3function import refuse_state_elsewhere
+    from sitemill.cli._s3function import refuse_state_elsewhere
     from sitemill.commands.whybucket import explain_bucket_page
     from sitemill.jobs.features import OUTPUTS
     from sitemill.scaleout.bucketrun import partitioned_start

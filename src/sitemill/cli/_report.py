@@ -1,10 +1,10 @@
-"""What the CLI shows at the end of a run: its report (the live line: sitemill.cli.progress)."""
+"""What the CLI shows at the end of a run: its report (the live line: sitemill.cli._progress)."""
 
 from __future__ import annotations
 
 from typing import TextIO
 
-from sitemill.cli.usage import say
+from sitemill.cli._usage import say
 from sitemill.entries import SkipReason
 from sitemill.filenames.outputs import MARKDOWN_SUFFIX
 from sitemill.lastmod.summary import dated_by

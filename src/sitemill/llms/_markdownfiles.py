@@ -14,11 +14,11 @@ from functools import partial
 from sitemill.config.model import Config
 from sitemill.filenames.outputs import LLMS_FULL
 from sitemill.lastmod.fingerprint.versions import HTML_SUFFIXES
+from sitemill.llms._sitename import site_name
+from sitemill.llms._text import real_description
+from sitemill.llms._twins import twin_bytes, twin_name
 from sitemill.llms.conversion import ListedPage, PageMarkdown, site_markdowns
 from sitemill.llms.page import LlmsPage, LlmsSite
-from sitemill.llms.sitename import site_name
-from sitemill.llms.text import real_description
-from sitemill.llms.twins import twin_bytes, twin_name
 from sitemill.state.llmsfiles import is_llms_file
 from sitemill.version import __version__
 from sitemill.workers.workpool import MIN_POOL_BYTES, WorkPool, pool_size

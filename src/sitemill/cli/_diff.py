@@ -10,8 +10,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from sitemill.cli.options import add_config_flags
-from sitemill.cli.usage import Parser, add_command, s3_client, say
+from sitemill.cli._options import add_config_flags
+from sitemill.cli._usage import Parser, add_command, s3_client, say
 from sitemill.messages import shown
 
 if TYPE_CHECKING:
@@ -49,9 +49,9 @@ def add_diff_command(commands: argparse._SubParsersAction[Parser], common: Parse
 
 def run_diff_command(args: argparse.Namespace, env: dict[str, str]) -> int:
     """Build the site in memory, compare it with the state, print the report."""
-    from sitemill.cli.diffredirects import suggestions, write_suggestions
-    from sitemill.cli.options import site_and_config
-    from sitemill.cli.progress import live_line
+    from sitemill.cli._diffredirects import suggestions, write_suggestions
+    from sitemill.cli._options import site_and_config
+    from sitemill.cli._progress import live_line
     from sitemill.commands.diff import diff_tree
     from sitemill.jobs.features import OUTPUTS
 
@@ -87,7 +87,7 @@ def _say_suggested(suggested: dict[str, Any] | None, written: str | None, stream
 def _check_redirects_file(path: Path | None, site_dir: Path) -> None:
     """--write-redirects names a file to write, in a folder that is there, and no link (one
     line now, not after the build)."""
-    from sitemill.cli.diffredirects import check_redirects_target
+    from sitemill.cli._diffredirects import check_redirects_target
     from sitemill.errors import UsageError
 
     if path is None:

@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 
 from sitemill.config.model import Config
 from sitemill.errors import ConfigError, SitemillError
-from sitemill.github.previous import state_name
-from sitemill.github.push import Committed, commit_outputs
+from sitemill.github._previous import state_name
+from sitemill.github._push import Committed, commit_outputs
 from sitemill.github.settings import Settings
 from sitemill.indexnow.outcome import IndexNowOutcome
 from sitemill.indexnow.pending import StatePending, tree_pending
@@ -35,7 +35,7 @@ SENT_NOT_KEPT = "the next checkout still holds the URLs just sent, and a build s
 class Announcer:
     """Delivers a run's announcements, once per attempt at a commit.
 
-    A push the remote refused is retried on its new tip (sitemill.github.push), where the
+    A push the remote refused is retried on its new tip (sitemill.github._push), where the
     outputs are made again from a state that still holds what an earlier attempt sent: that
     is neither sent again nor kept pending, and the counts are the attempts' together.
     """

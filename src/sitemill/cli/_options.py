@@ -199,7 +199,7 @@ def config_from_args(
 def site_and_config(args: argparse.Namespace, env: dict[str, str]) -> tuple[Path, Path, Config]:
     """A folder command's site, its output folder (the site, unless ``--out``) and its
     configuration, each checked (build, why)."""
-    from sitemill.cli.usage import check_out_dir, check_site_dir
+    from sitemill.cli._usage import check_out_dir, check_site_dir
 
     site_dir: Path = args.site_dir
     check_site_dir(site_dir)
@@ -210,7 +210,7 @@ def site_and_config(args: argparse.Namespace, env: dict[str, str]) -> tuple[Path
 
 def add_record_arguments(command: argparse.ArgumentParser, bucket_help: str) -> None:
     """SITE_DIR, --out, --bucket, --prefix and --endpoint-url."""
-    from sitemill.cli.usage import bucket_name, endpoint_url, key_prefix
+    from sitemill.cli._usage import bucket_name, endpoint_url, key_prefix
 
     command.add_argument("site_dir", nargs="?", type=Path, default=Path("."), metavar="SITE_DIR")
     command.add_argument("--out", type=Path, help="where the sitemaps are (default: SITE_DIR)")
@@ -222,7 +222,7 @@ def add_record_arguments(command: argparse.ArgumentParser, bucket_help: str) -> 
 def record_config(args: argparse.Namespace, env: Mapping[str, str]) -> Config:
     """The configuration, once the folders (or the s3 extra, for a bucket) are checked; a
     folder's sitemill.toml is found there."""
-    from sitemill.cli.usage import check_out_dir, check_site_dir, require_s3_extra
+    from sitemill.cli._usage import check_out_dir, check_site_dir, require_s3_extra
 
     if args.bucket:
         require_s3_extra()

@@ -23,7 +23,7 @@ from typing import Final
 
 from bs4 import Tag
 
-from sitemill.llms.treewalk import tags_of
+from sitemill.llms._treewalk import tags_of
 
 REPEATED_MIN_PAGES: Final = 4
 EDGE_BLOCKS: Final = 6

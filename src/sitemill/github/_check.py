@@ -14,15 +14,15 @@ from typing import TextIO
 from sitemill.check.problems import CheckReport
 from sitemill.check.run import CheckOptions
 from sitemill.commands.check import Checked, announce_passed, check_tree
-from sitemill.github.announce import (
+from sitemill.github._announce import (
     SENT_NOT_KEPT,
     Announcer,
     action_pending_store,
     indexnow_outputs,
 )
+from sitemill.github._previous import state_name
+from sitemill.github._push import Committed, commit_outputs
 from sitemill.github.commands import append_to, workflow_command, write_outputs
-from sitemill.github.previous import state_name
-from sitemill.github.push import Committed, commit_outputs
 from sitemill.github.settings import Settings
 from sitemill.github.summary import indexnow_line, indexnow_table, markdown_text
 from sitemill.indexnow.outcome import IndexNowOutcome

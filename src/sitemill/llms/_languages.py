@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from urllib.parse import unquote
 
 from sitemill.filenames.outputs import LLMS_TXT
+from sitemill.llms._paths import is_home, path_below, top_folders
 from sitemill.llms.page import LlmsPage
-from sitemill.llms.paths import is_home, path_below, top_folders
 
 ROOT_FILE = LLMS_TXT  # (llmstxt.org: /llms.txt; a language's in its folder, /fr/llms.txt)
 

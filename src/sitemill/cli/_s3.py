@@ -9,11 +9,11 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, TextIO
 
 from sitemill.aws.clients import make_s3_client
-from sitemill.cli.options import record_site
-from sitemill.cli.progress import live_line
-from sitemill.cli.report import print_report, write_counts
-from sitemill.cli.s3function import refuse_state_elsewhere
-from sitemill.cli.usage import say
+from sitemill.cli._options import record_site
+from sitemill.cli._progress import live_line
+from sitemill.cli._report import print_report, write_counts
+from sitemill.cli._s3function import refuse_state_elsewhere
+from sitemill.cli._usage import say
 from sitemill.config.model import Config
 from sitemill.errors import ConfigError
 from sitemill.jobs.afterpublish import after_publishing

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
-from sitemill.cli.usage import EXIT_INVALID
+from sitemill.cli._usage import EXIT_INVALID
 from sitemill.lastmod.decide import DateReason
 
 if TYPE_CHECKING:

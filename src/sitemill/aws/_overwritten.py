@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Final
 
 from botocore.exceptions import BotoCoreError, ClientError
 
-from sitemill.aws.selection import Selection
+from sitemill.aws._selection import Selection
 from sitemill.config.model import Config, OutputFormat
 from sitemill.errors import SitemillError, SourceError
 from sitemill.filenames.outputs import ENTRY_TXT, ENTRY_XML, read_limit, stored_digest

@@ -17,20 +17,20 @@ from sitemill.config.values import PREVIOUS_NONE
 from sitemill.diff.suggested import Suggested
 from sitemill.errors import DiffError, StateError
 from sitemill.filenames.outputs import STATE_NAME
+from sitemill.github._deepen import deepen_checkout
+from sitemill.github._diffsummary import (
+    DIFF_OUTPUTS,
+    diff_outputs,
+    gone_annotations,
+    render_diff_summary,
+    render_nothing_to_compare,
+)
 from sitemill.github.commands import (
     HeldWarnings,
     append_to,
     log_groups,
     workflow_command,
     write_outputs,
-)
-from sitemill.github.deepen import deepen_checkout
-from sitemill.github.diffsummary import (
-    DIFF_OUTPUTS,
-    diff_outputs,
-    gone_annotations,
-    render_diff_summary,
-    render_nothing_to_compare,
 )
 from sitemill.github.settings import Settings
 from sitemill.jobs.features import OUTPUTS

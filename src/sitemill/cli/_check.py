@@ -11,8 +11,8 @@ from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING, TextIO
 
-from sitemill.cli.options import add_record_arguments, record_config, record_site
-from sitemill.cli.usage import Parser, add_command, s3_client, say
+from sitemill.cli._options import add_record_arguments, record_config, record_site
+from sitemill.cli._usage import Parser, add_command, s3_client, say
 
 if TYPE_CHECKING:
     from sitemill.commands.check import Checked

@@ -29,7 +29,7 @@ class Selection:
     sitemap_deletions: int = 0  # of the relevant: deletions of sitemill's own files
     paths: list[str] = field(default_factory=list)  # the relevant pages' paths (not own files)
     own_deleted: list[str] = field(default_factory=list)  # sitemill's own files deleted
-    # sitemill's sitemap files and indexes written (by whom: sitemill.aws.overwritten), and
+    # sitemill's sitemap files and indexes written (by whom: sitemill.aws._overwritten), and
     # those of them found not to hold the bytes sitemill published (relevant then).
     own_written: list[ObjectChange] = field(default_factory=list)
     own_replaced: list[str] = field(default_factory=list)
@@ -47,7 +47,7 @@ def select_changes(
 
     Writing sitemill's own outputs (the state too) is left out, so that a rebuild cannot
     trigger another; a write of one of its sitemap files is kept aside in ``own_written``
-    (is it the file sitemill published? sitemill.aws.overwritten). Deleting a sitemap
+    (is it the file sitemill published? sitemill.aws._overwritten). Deleting a sitemap
     counts: ``aws s3 sync --delete`` of a build without sitemaps removes the live ones, and
     the rebuild puts them back. A deletion sitemill made
     itself (a stale child) costs one more rebuild, which finds everything in place, so

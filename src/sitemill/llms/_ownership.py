@@ -19,7 +19,7 @@ _MARK_LINE: Final = SITEMILL_MARK.encode()
 def written_by_sitemill(name: str, data: bytes) -> bool:
     """Whether ``data``, the file at ``name`` (below the site root), is one sitemill wrote."""
     if PurePosixPath(name).name == LLMS_TXT:
-        from sitemill.llms.files import has_llms_txt_mark
+        from sitemill.llms._files import has_llms_txt_mark
 
         return has_llms_txt_mark(data)
     return has_mark_line(data)
@@ -36,7 +36,7 @@ def proves_llms_file(name: str, data: bytes, base_url: str) -> bool:
     form sitemill writes there (writing.ownbytes): llms.txt with its mark (llms.files),
     llms-full.txt with this site's head (llms.full), a twin whole in its form (llms.twins)."""
     if PurePosixPath(name).name == LLMS_TXT:
-        from sitemill.llms.files import has_llms_txt_mark
+        from sitemill.llms._files import has_llms_txt_mark
 
         return has_llms_txt_mark(data)
     if name == LLMS_FULL:

@@ -10,8 +10,8 @@ from collections.abc import Callable, Mapping
 from functools import partial
 from typing import TYPE_CHECKING, TextIO
 
-from sitemill.cli.options import add_record_arguments, record_config, record_site
-from sitemill.cli.usage import Parser, add_command, s3_client, say
+from sitemill.cli._options import add_record_arguments, record_config, record_site
+from sitemill.cli._usage import Parser, add_command, s3_client, say
 from sitemill.errors import ConfigError
 
 if TYPE_CHECKING:  # (the command's modules are imported when it runs: `sitemill validate`

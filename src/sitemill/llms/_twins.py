@@ -10,10 +10,10 @@ from __future__ import annotations
 from urllib.parse import unquote, urlsplit
 
 from sitemill.filenames.outputs import twin_url
+from sitemill.llms._markdown import headings_down
+from sitemill.llms._ownership import SITEMILL_MARK
+from sitemill.llms._text import heading_text, one_line
 from sitemill.llms.conversion import PageMarkdown
-from sitemill.llms.markdown import headings_down
-from sitemill.llms.ownership import SITEMILL_MARK
-from sitemill.llms.text import heading_text, one_line
 
 
 def twin_name(url: str, base_url: str) -> str | None:

@@ -28,8 +28,8 @@ from urllib.parse import urljoin
 
 from bs4 import BeautifulSoup, Tag
 
-from sitemill.llms.parsing import main_slice, page_head, page_text
-from sitemill.llms.treewalk import drop_each, short_text, tags_of
+from sitemill.llms._parsing import main_slice, page_head, page_text
+from sitemill.llms._treewalk import drop_each, short_text, tags_of
 
 _NOT_TEXT: Final = frozenset(
     {

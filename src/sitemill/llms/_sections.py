@@ -1,6 +1,6 @@
 """An llms.txt's "## " sections: the named groups, else the top folders, in the sitemap's order."""
 
-# Sections hold the top folders below the file's own folder (sitemill.llms.paths) that hold more
+# Sections hold the top folders below the file's own folder (sitemill.llms._paths) that hold more
 # than one page: a folder of one listed page is no section of the site but that page, a page of
 # its top (/about/ written as about/index.html, as MkDocs, Hugo and Docusaurus write each page).
 # The pages at the top come first (the home page's section); in a section, a folder's own page
@@ -23,9 +23,9 @@ from dataclasses import dataclass
 from typing import Final
 from urllib.parse import unquote
 
+from sitemill.llms._paths import path_below, top_folders
+from sitemill.llms._text import one_line
 from sitemill.llms.page import LlmsPage
-from sitemill.llms.paths import path_below, top_folders
-from sitemill.llms.text import one_line
 
 OPTIONAL: Final = "optional"  # llmstxt.org's section of links that may be skipped (casefolded)
 

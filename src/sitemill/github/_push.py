@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from sitemill.errors import GitError, SinkError
-from sitemill.github.repo import Repo
+from sitemill.github._repo import Repo
 from sitemill.github.settings import Settings
 from sitemill.messages import redact
 

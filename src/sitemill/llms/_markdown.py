@@ -22,8 +22,8 @@ from bs4 import Tag
 from bs4.element import NavigableString
 from markdownify import ATX, MarkdownConverter
 
-from sitemill.llms.region import Region
-from sitemill.llms.text import escape_body, one_line, safe_target, without_controls
+from sitemill.llms._region import Region
+from sitemill.llms._text import escape_body, one_line, safe_target, without_controls
 
 _LANGUAGE: Final = re.compile(r"^(?:language|lang|highlight)-([A-Za-z0-9_+#.-]+)$")
 _NO_LANGUAGE: Final = frozenset({"default", "none", "text", "plaintext", "plain", "nohighlight"})

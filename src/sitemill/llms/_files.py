@@ -25,12 +25,11 @@ from dataclasses import dataclass
 from typing import Final
 from urllib.parse import unquote, urlsplit
 
-from sitemill.llms.languages import FilePlan, plan_languages
-from sitemill.llms.page import LlmsPage, LlmsSite
-from sitemill.llms.paths import is_home, path_below
-from sitemill.llms.sections import plan_sections
-from sitemill.llms.sitename import common_title_part, own_title, site_name
-from sitemill.llms.text import (
+from sitemill.llms._languages import FilePlan, plan_languages
+from sitemill.llms._paths import is_home, path_below
+from sitemill.llms._sections import plan_sections
+from sitemill.llms._sitename import common_title_part, own_title, site_name
+from sitemill.llms._text import (
     block_text,
     heading_text,
     inline_text,
@@ -38,6 +37,7 @@ from sitemill.llms.text import (
     one_line,
     real_description,
 )
+from sitemill.llms.page import LlmsPage, LlmsSite
 
 INFO_MARK: Final = "; written by sitemill."
 # Titles a section needs for the part most of them share to be the template's (below, two titles
@@ -61,7 +61,7 @@ def llms_files(
     pages: Sequence[LlmsPage], site: LlmsSite, *, group_order: Sequence[str] = ()
 ) -> LlmsFiles:
     """Every llms.txt of the site: ``pages`` are those the sitemap lists, in its order; each is
-    linked once, in the file of its language (sitemill.llms.languages), in a section of its
+    linked once, in the file of its language (sitemill.llms._languages), in a section of its
     group (``group_order``: the named groups' order) or of its top folder."""
     plan = plan_languages(pages, site.base_url)
     name = site_name(pages, site)
