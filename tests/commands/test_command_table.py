@@ -101,9 +101,9 @@ def test_no_front_end_decides_what_a_command_decides() -> None:
 
 def test_the_cli_reads_a_buckets_site_in_one_place() -> None:
     """check, indexnow, s3 and why name a bucket's site with --bucket and --prefix alike
-    (cli.options.record_site), and refuse a second state beside the stack's alike."""
+    (cli._options.record_site), and refuse a second state beside the stack's alike."""
     cli = sorted((PACKAGE / "cli").glob("*.py"))
     site = {path.name for path in cli if "BucketSettings.read" in path.read_text("utf-8")}
-    assert site == {"options.py"}
+    assert site == {"_options.py"}
     refused = {path.name for path in cli if 'ConfigError("state"' in path.read_text("utf-8")}
-    assert refused == {"s3function.py"}
+    assert refused == {"_s3function.py"}
