@@ -59,16 +59,33 @@ def check_out(site: dict[str, str], mirrors: Path, data: Path) -> str:
         mirror = find_mirror(mirrors, site["repo"])
         if mirror is None:
             return f"no mirror of {site['repo']} under {mirrors}"
+        branch = site["branch"]
+        # a mirror may hold the site's branch only as a remote-tracking ref (a clone of a clone)
+        ref = next(
+            (
+                name
+                for name in (f"refs/heads/{branch}", f"refs/remotes/origin/{branch}")
+                if subprocess.run(
+                    ["git", "-C", str(mirror), "rev-parse", "-q", "--verify", name],
+                    capture_output=True,
+                    check=False,
+                ).returncode
+                == 0
+            ),
+            None,
+        )
+        if ref is None:
+            return f"no branch {branch} in {mirror}"
+        subprocess.run(["git", "init", "-q", str(checkout)], check=True)
         subprocess.run(
             [
                 "git",
-                "clone",
-                "-q",
-                "--no-checkout",
-                "--branch",
-                site["branch"],
-                str(mirror),
+                "-C",
                 str(checkout),
+                "fetch",
+                "-q",
+                str(mirror.resolve()),
+                f"+{ref}:refs/heads/{branch}",
             ],
             check=True,
         )
