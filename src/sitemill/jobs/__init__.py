@@ -1,4 +1,4 @@
-"""The runs over each source (tree.py, urllist.py, bucket.py), their shared steps, the feature list."""
+"""The runs over each source (tree, urllist, bucket), their shared steps, the feature list."""
 # A file tree (tree, its pages and git history read side by side), a URL list (urllist), an S3
 # bucket (bucket, with bucketpass: the listing and one pass over its pages every bucket run
 # shares, bucketsite, bucketkey, fitsrouter: whether a site fits one function run), what follows
