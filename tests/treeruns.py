@@ -11,7 +11,8 @@ import pytest
 
 from outputlist import build_from_tree
 from sitemill.config.model import load_config
-from sitemill.jobs import treehistory, treereads
+from sitemill.jobs import _treehistory as treehistory
+from sitemill.jobs import _treereads as treereads
 from sitemill.sinks import LocalDirSink
 
 BASE = "https://example.com/"

@@ -24,8 +24,8 @@
 A problem with a single page is not an error: it is counted and reported as a skip. Three
 signals that never reach a user as such subclass SitemillError where they are raised:
 sitemill.validate.violation.DocumentStop (one document checked no further: one violation),
-sitemill.scaleout.shardworker.FullRebuildNeeded (the router runs a full rebuild instead) and
-sitemill.aws.logs.RedactedError (an error raised again with its secret redacted).
+sitemill.scaleout._shardworker.FullRebuildNeeded (the router runs a full rebuild instead) and
+sitemill.aws._logs.RedactedError (an error raised again with its secret redacted).
 """
 
 from __future__ import annotations

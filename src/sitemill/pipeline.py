@@ -57,7 +57,7 @@ class SiteInputs:
     left out (a job forgets those in its state). ``has_file``: whether the site holds a file at
     a path, named exactly so, where the source knows: images without one are left out, a link to
     ``/x`` names the folder page ``/x/`` without a file ``x``, ``x.html`` or ``x.htm``
-    (sitemill.listing.aliases). ``shards``: the source's key order and last plan, when its
+    (sitemill.listing._aliases). ``shards``: the source's key order and last plan, when its
     sitemaps may be shards; ``kept``: own files to keep now (sitemill.writing.writer);
     ``others``: the other shards, for a canonical or alternate naming a page not in this run;
     ``style``: what ``url_style = "auto"`` decided before (sitemill.urlstyle); ``redirects``: the

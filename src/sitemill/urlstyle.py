@@ -38,7 +38,7 @@ class StyleDecision:
     """What ``auto`` settled on: the style, the pages voting for it among those whose
     canonical names themselves, and whether the decision is the state's (an earlier run's);
     ``unslashed``: the votes of folder pages (``x/index.html``) whose canonical is ``…/x``,
-    listed as ``…/x/`` all the same (sitemill.listing.aliases), so not as they say."""
+    listed as ``…/x/`` all the same (sitemill.listing._aliases), so not as they say."""
 
     style: UrlStyle
     votes: int = 0

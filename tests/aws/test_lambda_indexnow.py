@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from botocore.exceptions import ClientError
 
-import sitemill.indexnow.send
+import sitemill.indexnow._send
 from enginestand import KEY, Reply, Stand
 from s3util import BUCKET, moto_bucket, restored_logging
 from sitemill.aws import steps
@@ -143,9 +143,9 @@ def waits(monkeypatch: pytest.MonkeyPatch) -> list[float]:
     """The waits after a 429, recorded rather than slept (run.deliver imports the sender
     when it sends)."""
     recorded: list[float] = []
-    limits = sitemill.indexnow.send.SendLimits(sleep=recorded.append)
-    quick = functools.partial(sitemill.indexnow.send.send_announcements, limits=limits)
-    monkeypatch.setattr(sitemill.indexnow.send, "send_announcements", quick)
+    limits = sitemill.indexnow._send.SendLimits(sleep=recorded.append)
+    quick = functools.partial(sitemill.indexnow._send.send_announcements, limits=limits)
+    monkeypatch.setattr(sitemill.indexnow._send, "send_announcements", quick)
     return recorded
 
 

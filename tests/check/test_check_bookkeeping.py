@@ -9,9 +9,9 @@ import pytest
 from checkstand import built_site, check
 
 from enginestand import Stand
-from sitemill.check import alternates
-from sitemill.check import livepages as redirects  # (redirect_fixes: step two's redirects)
-from sitemill.check.livepages import PageVerdict
+from sitemill.check import _alternates as alternates
+from sitemill.check import _livepages as redirects  # (redirect_fixes: step two's redirects)
+from sitemill.check._livepages import PageVerdict
 from sitemill.check.problems import CheckReport
 from sitemill.state import parse
 from sitemill.web.livesite import LiveSite

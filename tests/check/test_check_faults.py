@@ -28,7 +28,7 @@ from sitemill.cli.main import main
 
 # Where every front end's S3 client is made (cli.usage.s3_client imports it when called).
 CLIENTS = importlib.import_module("sitemill.aws.clients")
-SEND = importlib.import_module("sitemill.indexnow.send")
+SEND = importlib.import_module("sitemill.indexnow._send")
 SENT_UNKEPT = "the URLs are sent, but what is left pending could not be kept"
 
 

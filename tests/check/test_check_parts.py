@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
+from sitemill.check._sameurl import same_url
 from sitemill.check.changes import remember_changes
 from sitemill.check.published import PublishedPage, smallest_hashes
-from sitemill.check.sameurl import same_url
 from sitemill.check.served import robots_header_noindex
 from sitemill.lastmod.fingerprint.versions import FINGERPRINT_VERSION
 from sitemill.state.model import State
@@ -65,7 +65,7 @@ def test_changes_are_the_runs_or_the_last_that_changed_any() -> None:
 
 
 def test_the_published_bytes_decide_before_a_remembered_fingerprint(tmp_path: Path) -> None:
-    from sitemill.check.livepages import same_version
+    from sitemill.check._livepages import same_version
     from sitemill.check.published import Fingerprinting, SiteFolder
 
     how = Fingerprinting(FINGERPRINT_VERSION, True, (), "https://e.org/")
@@ -94,7 +94,7 @@ def md5(data: bytes) -> str:
 def test_with_a_fingerprint_this_sitemill_cannot_make_a_page_is_compared_by_bytes_or_not_at_all(
     tmp_path: Path,
 ) -> None:
-    from sitemill.check.livepages import judge_page
+    from sitemill.check._livepages import judge_page
     from sitemill.check.published import Fingerprinting, SiteFolder
     from sitemill.web.livesite import LiveAnswer
 

@@ -7,8 +7,8 @@ import gzip
 
 import pytest
 
+from sitemill.check._removedurls import judge_removed
 from sitemill.check.problems import REMOVED_URL, UNCHECKED
-from sitemill.check.removedurls import judge_removed
 from sitemill.state.removedurls import RemovedUrl
 from sitemill.web.livesite import RUN_DEADLINE, LiveAnswer, LiveSite
 

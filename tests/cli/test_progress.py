@@ -24,7 +24,7 @@ SLOW = 2.0  # seconds the reading of the pages is made to take
 # The CLI with the reading of the pages slowed down (a real run of a big site, made short).
 SLOWED = f"""
 import sys, time
-from sitemill.jobs import treehistory
+from sitemill.jobs import _treehistory as treehistory
 read = treehistory.read_pages
 def slow(*args, **kwargs):
     time.sleep({SLOW})

@@ -125,12 +125,12 @@ def test_no_module_but_the_list_imports_a_feature() -> None:
 
 
 def test_the_feature_check_finds_an_import() -> None:
-    imported = frozenset({"sitemill.llms._ownership", "sitemill.htmlmap.page", "sitemill.urls"})
+    imported = frozenset({"sitemill.llms._ownership", "sitemill.htmlmap._page", "sitemill.urls"})
     assert feature_imports("sitemill.writing.ownbytes", imported) == [
-        "sitemill.htmlmap.page",
+        "sitemill.htmlmap._page",
         "sitemill.llms._ownership",
     ]
-    assert feature_imports("sitemill.llms.run", imported) == ["sitemill.htmlmap.page"]
+    assert feature_imports("sitemill.llms.run", imported) == ["sitemill.htmlmap._page"]
 
 
 def test_only_the_front_ends_name_the_list_of_features() -> None:

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from sitemill.aws.logs import JsonFormatter
+from sitemill.aws._logs import JsonFormatter
 from sitemill.github.commands import workflow_command
 from sitemill.github.summary import markdown_text
 from sitemill.messages import printable, redact, shown

@@ -94,8 +94,8 @@ def test_the_tree_in_the_docstring_is_every_error_with_its_parent() -> None:
 # Control-flow signals that never reach a user as such; the errors docstring names each.
 SIGNALS = {
     "sitemill.validate.violation.DocumentStop",
-    "sitemill.scaleout.shardworker.FullRebuildNeeded",
-    "sitemill.aws.logs.RedactedError",
+    "sitemill.scaleout._shardworker.FullRebuildNeeded",
+    "sitemill.aws._logs.RedactedError",
 }
 
 

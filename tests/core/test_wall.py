@@ -24,7 +24,7 @@ from conftest import BASE_URL, SiteMaker, page
 from outputlist import build_from_tree
 from sitemill.config.model import load_config
 from sitemill.errors import RefusedError, SinkError
-from sitemill.jobs.treerobots import read_robots
+from sitemill.jobs._treerobots import read_robots
 from sitemill.robots.rules import MAX_ROBOTS_TXT_BYTES
 from sitemill.safefs import Root, read_regular
 from sitemill.sinks import LocalDirSink, MemorySink

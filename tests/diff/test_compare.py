@@ -123,7 +123,7 @@ def test_fingerprints_of_another_version_are_not_compared() -> None:
 
 
 def test_the_work_grows_with_the_pages_not_their_pairs() -> None:
-    from sitemill.diff import renames
+    from sitemill.diff import _renames as renames
 
     calls = 0
     real = renames.resemblance

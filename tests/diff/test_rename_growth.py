@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-import sitemill.diff.renames
+import sitemill.diff._renames
 from sitemill.diff.compare import compare_builds
 from sitemill.diff.model import Verdict
 from sitemill.lastmod.fingerprint.resemblance import sketch_text
@@ -49,13 +49,13 @@ def site(pages: int) -> tuple[dict[str, PageRecord], dict[str, PageRecord], set[
 
 def comparisons(pages: int, monkeypatch: pytest.MonkeyPatch) -> int:
     counted = [0]
-    real = sitemill.diff.renames.resemblance
+    real = sitemill.diff._renames.resemblance
 
     def counting(one: str, other: str) -> Any:
         counted[0] += 1
         return real(one, other)
 
-    monkeypatch.setattr(sitemill.diff.renames, "resemblance", counting)
+    monkeypatch.setattr(sitemill.diff._renames, "resemblance", counting)
     old, new, moved = site(pages)
     found = compare_builds(old, new, lambda url: None, same_fingerprints=True)
     renamed = {item.url for item in found.removed if item.verdict is Verdict.RENAMED}

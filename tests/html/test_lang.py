@@ -14,7 +14,7 @@ from sitemill.html.facts import (
     read_page_facts,
     with_images,
 )
-from sitemill.state.facts import facts_from_json, facts_to_json
+from sitemill.state._facts import facts_from_json, facts_to_json
 
 
 @pytest.mark.parametrize(

@@ -18,7 +18,7 @@ from sitemill.config.model import load_config
 from sitemill.errors import ConfigError, SinkError, TemplateError
 from sitemill.filenames.outputs import HTML_SITEMAP, content_type, is_own_name
 from sitemill.github.action import output_names
-from sitemill.htmlmap.links import MAX_HTML_LINKS
+from sitemill.htmlmap._links import MAX_HTML_LINKS
 from sitemill.report import Report
 from sitemill.sinks import LocalDirSink, MemorySink
 from xsd import assert_valid_sitemaps

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from sitemill.entries import Alternate, Entry
-from sitemill.htmlmap.links import LinkCollector
-from sitemill.htmlmap.page import page_variables, readable_date
+from sitemill.htmlmap._links import LinkCollector
+from sitemill.htmlmap._page import page_variables, readable_date
 
 BASE = "https://example.com/"
 

@@ -12,15 +12,15 @@ from typing import Any
 import pytest
 
 from enginestand import KEY, Reply, Stand
-from sitemill.indexnow.key import IndexNowTarget
-from sitemill.indexnow.post import MAX_RETRY_WAIT, retry_wait
-from sitemill.indexnow.send import (
+from sitemill.indexnow._send import (
     BATCH_SIZE,
     KEY_MISSING,
     SendLimits,
     SendReport,
     send_announcements,
 )
+from sitemill.indexnow.key import IndexNowTarget
+from sitemill.indexnow.post import MAX_RETRY_WAIT, retry_wait
 
 LIMITS = ("batch_size", "sleep", "timeout", "deadline", "max_wait")  # SendLimits' fields
 

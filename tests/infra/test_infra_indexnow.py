@@ -24,7 +24,7 @@ from test_infra import (
     translate,
 )
 
-from sitemill.config.indexnow import DEFAULT_ENDPOINT, parse_indexnow_key
+from sitemill.config._indexnow import DEFAULT_ENDPOINT, parse_indexnow_key
 from sitemill.config.model import IndexNowMode, load_config
 from sitemill.errors import ConfigError
 

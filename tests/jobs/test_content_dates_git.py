@@ -14,7 +14,8 @@ from gitutil import commit, git, make_repo, unix
 from outputlist import build_from_tree
 from sitemill.config.model import load_config
 from sitemill.filenames.outputs import STATE_NAME
-from sitemill.jobs import treehistory, treereads
+from sitemill.jobs import _treehistory as treehistory
+from sitemill.jobs import _treereads as treereads
 from sitemill.lastmod.history import blobs
 from sitemill.protocol import Precision, lastmod_from_timestamp
 from sitemill.report import Report, dates_line

@@ -24,7 +24,7 @@ from outputlist import DistributedRun
 from s3util import BASE, PAGE, make_config, moto_bucket
 from sitemill.errors import IncompleteRunError, InventoryError, StateError
 from sitemill.jobs.bucketsite import BucketSite
-from sitemill.scaleout import distfragments
+from sitemill.scaleout import _distfragments as distfragments
 from sitemill.scaleout.distplan import RunRequest, plan_run
 from sitemill.scaleout.distshuffle import fragment_listing, inventory_planner, shuffle_item
 from sitemill.scaleout.executor import LocalExecutor

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from sitemill.config.model import load_config
-from sitemill.jobs.treereads import ReadOptions, read_pages
+from sitemill.jobs._treereads import ReadOptions, read_pages
 from sitemill.pagefilter import reads_candidate, reads_page
 from sitemill.progress import READING, Ticker
 from sitemill.rules import is_candidate

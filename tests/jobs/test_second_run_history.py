@@ -19,7 +19,7 @@ from outputlist import build_from_tree
 from sitemill.config.model import load_config
 from sitemill.filenames.outputs import STATE_NAME
 from sitemill.git.run import Git
-from sitemill.jobs import treeseen
+from sitemill.jobs import _treeseen as treeseen
 from sitemill.sinks import LocalDirSink
 
 BASE = "https://example.com/"

@@ -15,7 +15,8 @@ from gitutil import commit, make_repo
 from outputlist import build_from_tree
 from sitemill.config.model import load_config
 from sitemill.filenames.outputs import STATE_NAME
-from sitemill.jobs import treehistory, treereads
+from sitemill.jobs import _treehistory as treehistory
+from sitemill.jobs import _treereads as treereads
 from sitemill.lastmod.fingerprint.digest import reduce_file
 from sitemill.lastmod.fingerprint.resemblance import sketch_text
 from sitemill.lastmod.history import walk

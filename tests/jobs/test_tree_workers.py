@@ -15,7 +15,8 @@ import treeruns
 from gitutil import commit, make_repo
 from sitemill.errors import SourceError
 from sitemill.filenames.outputs import STATE_NAME
-from sitemill.jobs import treedating, treereads
+from sitemill.jobs import _treereads as treereads
+from sitemill.jobs import treedating
 from sitemill.sources.page import Page
 from sitemill.sources.tree import TreeFile
 from sitemill.workers import workpool

@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 
 from gitutil import clock, commit, make_repo
-from sitemill.jobs import treehistory, walkpool
+from sitemill.jobs import _treehistory as treehistory
+from sitemill.jobs import _walkpool as walkpool
 from sitemill.lastmod.history import walkwork
 from sitemill.workers import workpool
 from treeruns import BASE, hold_log_until_reads, outputs

@@ -13,9 +13,9 @@ from sitemill.config.model import load_config
 from sitemill.entries import Entry, SkipReason
 from sitemill.html.facts import PageFacts
 from sitemill.html.links import resolve_url, strip_page_suffix, url_key
-from sitemill.listing import gate
+from sitemill.listing import _gate as gate
+from sitemill.listing._gate import CanonicalGate
 from sitemill.listing.checks import PageChecks
-from sitemill.listing.gate import CanonicalGate
 from sitemill.report import Tally
 from sitemill.urls import UrlStyle, page_url
 

@@ -15,7 +15,7 @@ from outputlist import build_from_tree
 from sitemill.config.model import load_config
 from sitemill.entries import SkipReason
 from sitemill.html.facts import read_page_facts
-from sitemill.listing.crosslang import canonical_languages
+from sitemill.listing._crosslang import canonical_languages
 from sitemill.sinks import MemorySink
 
 BASE = "https://example.com/"

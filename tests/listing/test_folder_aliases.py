@@ -21,7 +21,7 @@ from s3util import BUCKET, moto_bucket
 from sitemill.config.model import load_config
 from sitemill.entries import SkipReason
 from sitemill.jobs.bucket import BucketSite
-from sitemill.listing.aliases import FolderAliases
+from sitemill.listing._aliases import FolderAliases
 from sitemill.sinks import MemorySink
 from sitemill.urls import UrlStyle
 from xsd import assert_xsd_valid

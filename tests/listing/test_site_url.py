@@ -9,7 +9,7 @@ import pytest
 
 from clirun import run_sitemill
 from sitemill.html.facts import read_page_facts
-from sitemill.jobs.treesiteurl import common_base, tree_site_urls
+from sitemill.jobs._treesiteurl import common_base, tree_site_urls
 from sitemill.listing.siteurl import SiteSays, what_the_site_says
 from sitemill.report import Declared
 

@@ -15,8 +15,8 @@ from conftest import BASE_URL, SiteMaker, page
 from outputlist import build_from_tree
 from sitemill.config.model import load_config
 from sitemill.entries import Entry, SkipReason
-from sitemill.listing import gate as gate_module
-from sitemill.listing.gate import CanonicalGate
+from sitemill.listing import _gate as gate_module
+from sitemill.listing._gate import CanonicalGate
 from sitemill.report import Report
 from sitemill.sinks import MemorySink
 

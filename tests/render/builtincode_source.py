@@ -1,4 +1,4 @@
-"""The source of sitemill.render.builtincode, made from the built-in templates as they are now.
+"""The source of sitemill.render._builtincode, made from the built-in templates as they are now.
 
 PYTHONPATH=src python tests/render/builtincode_source.py > src/sitemill/render/builtincode.py
 """
@@ -24,7 +24,7 @@ built-in templates renders them without importing Jinja.
 
 from typing import Final
 
-from sitemill.render.compiledform import CompiledParts
+from sitemill.render._compiledform import CompiledParts
 
 '''
 

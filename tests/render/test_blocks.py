@@ -12,7 +12,9 @@ from hypothesis import strategies as st
 
 from sitemill.entries import Entry, UrlBlock, UrlBlocks
 from sitemill.errors import TemplateError
-from sitemill.render.blocks import render_block_sitemaps
+from sitemill.render._blocks import render_block_sitemaps
+from sitemill.render._lineform import line_form
+from sitemill.render._split import render_sitemaps
 from sitemill.render.compiled import compile_template
 from sitemill.render.environment import (
     TEXT_TEMPLATE,
@@ -20,10 +22,8 @@ from sitemill.render.environment import (
     load_template,
     make_environment,
 )
-from sitemill.render.lineform import line_form
 from sitemill.render.rendered import RenderedSitemap
 from sitemill.render.renderer import Renderer
-from sitemill.render.split import render_sitemaps
 
 BASE = "https://example.com/"
 locs = st.builds(

@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sitemill.entries import Alternate, Entry, Image
+from sitemill.render._compiledform import xml_escape
 from sitemill.render.compiled import compile_template
-from sitemill.render.compiledform import xml_escape
 from sitemill.render.environment import (
     TEXT_TEMPLATE,
     URLSET_TEMPLATE,

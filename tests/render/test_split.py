@@ -8,6 +8,7 @@ import pytest
 
 from sitemill.entries import Alternate, Entry, Image
 from sitemill.errors import TemplateError
+from sitemill.render._split import render_sitemaps
 from sitemill.render.compiled import compile_template
 from sitemill.render.environment import (
     TEXT_TEMPLATE,
@@ -15,7 +16,6 @@ from sitemill.render.environment import (
     load_template,
     make_environment,
 )
-from sitemill.render.split import render_sitemaps
 from xsd import assert_xsd_valid
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"

@@ -15,6 +15,7 @@ from outputlist import build_from_tree
 from sitemill.config.model import load_config
 from sitemill.entries import Alternate, Entry, Image
 from sitemill.errors import TemplateError
+from sitemill.render._split import render_sitemaps
 from sitemill.render.compiled import compile_template
 from sitemill.render.environment import (
     INDEX_TEMPLATE,
@@ -23,7 +24,6 @@ from sitemill.render.environment import (
     load_template,
     make_environment,
 )
-from sitemill.render.split import render_sitemaps
 from sitemill.render.templatenames import MAX_TEMPLATE_BYTES
 from sitemill.sinks import LocalDirSink, MemorySink
 

@@ -20,8 +20,8 @@ from sitemill.filenames.outputs import stored_digest
 from sitemill.jobs.bucketsite import BucketSite
 from sitemill.outputs import OutputFeature
 from sitemill.report import WriteResult
+from sitemill.scaleout._runcommit import RunCommit, commit_run
 from sitemill.scaleout.partitionedstore import open_partitioned
-from sitemill.scaleout.runcommit import RunCommit, commit_run
 from sitemill.scaleout.shardcommit import head_live
 from sitemill.shards.partition import Part
 from sitemill.shards.plan import Plan, shard_id
@@ -32,7 +32,7 @@ PACKAGE = Path(__file__).resolve().parents[2] / "src" / "sitemill"
 # The steps of a commit, in the order commit_run says them.
 STEPS = ("index_parts", "entry_of", "robots_update", "find_strays", "commit_and_go_live")
 NOW = datetime(2026, 11, 23, 12, 0, tzinfo=UTC)
-PATHS = ("scaleout/shardfull.py", "scaleout/distreduce.py", "scaleout/shardpublish.py")
+PATHS = ("scaleout/shardfull.py", "scaleout/distreduce.py", "scaleout/_shardpublish.py")
 
 
 def calls_in(path: Path) -> set[str]:
@@ -54,8 +54,8 @@ def test_only_commit_run_says_the_commit_sequence() -> None:
         str(path.relative_to(PACKAGE)): sorted(calls_in(path) & {"commit_and_go_live"})
         for path in sorted(PACKAGE.rglob("*.py"))
     }
-    assert [where for where, called in callers.items() if called] == ["scaleout/runcommit.py"]
-    assert calls_in(PACKAGE / "scaleout" / "runcommit.py") >= set(STEPS)
+    assert [where for where, called in callers.items() if called] == ["scaleout/_runcommit.py"]
+    assert calls_in(PACKAGE / "scaleout" / "_runcommit.py") >= set(STEPS)
 
 
 def test_every_commit_path_goes_through_commit_run() -> None:

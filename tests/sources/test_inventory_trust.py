@@ -1,6 +1,6 @@
 """An S3 Inventory report is input from outside (issue 39): a row's LastModifiedDate dates a page
 only when every remembered date would (docs/distributed.md, S3 Inventory: the rule the shuffle gives
-read_rows, sitemill.scaleout.distfragments.trusted_time), and no date, however odd, fails a read;
+read_rows, sitemill.scaleout._distfragments.trusted_time), and no date, however odd, fails a read;
 whatever a report's folders, manifest or rows say, reading it costs what its bounds allow and fails,
 if it fails, with an InventoryError (one line), never another exception.
 """
@@ -23,7 +23,7 @@ from moto.s3.models import s3_backends
 import inventoryutil
 from inventoryutil import encode, md5
 from sitemill.errors import InventoryError
-from sitemill.scaleout.distfragments import trusted_time
+from sitemill.scaleout._distfragments import trusted_time
 from sitemill.sources import inventorymanifest
 from sitemill.sources.inventory import InventoryReport, find_report, read_rows, sample_report
 from sitemill.state.parse import CLOCK_SKEW, OLDEST_LASTMOD

@@ -19,7 +19,9 @@ from sitemill.validate import (
     Severity,
     Violation,
     check_xsd,
-    lxml_xsd,
+)
+from sitemill.validate import (
+    _lxml_xsd as lxml_xsd,
 )
 from xsd import assert_valid_sitemaps, assert_xsd_valid
 

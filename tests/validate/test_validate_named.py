@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from sitemill.cli.main import main
-from sitemill.validate import ownindex
+from sitemill.validate import _ownindex as ownindex
 
 BASE = "https://example.com/"
 NS = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"'

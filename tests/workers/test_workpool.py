@@ -27,8 +27,8 @@ def square_all(chunk: list[int]) -> list[int]:
 
 def warn_each(chunk: list[str]) -> int:
     for name in chunk:
-        logging.getLogger("sitemill.jobs.treereads").warning("not reading %s", name)
-    logging.getLogger("sitemill.jobs.treereads").debug("below the level: %s", chunk)
+        logging.getLogger("sitemill.jobs._treereads").warning("not reading %s", name)
+    logging.getLogger("sitemill.jobs._treereads").debug("below the level: %s", chunk)
     return len(chunk)
 
 
@@ -212,7 +212,7 @@ def test_a_ctrl_c_another_thread_takes_comes_after_the_held_block() -> None:
     # had gone. A held block now runs to its end and the Ctrl-C comes after it.
     import threading
 
-    from sitemill.workers.interrupts import interrupts_held
+    from sitemill.workers._interrupts import interrupts_held
 
     go = threading.Event()
 
@@ -250,7 +250,7 @@ def test_the_fork_server_imports_what_the_workers_run_not_the_history_walk() -> 
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
     imported = done.stdout.split()
-    assert done.returncode == 0 and "sitemill.jobs.treereads" in imported, done.stderr
+    assert done.returncode == 0 and "sitemill.jobs._treereads" in imported, done.stderr
     walk = [
         name for name in imported if name.startswith(("sitemill.lastmod.history", "sitemill.git"))
     ]

@@ -1,4 +1,4 @@
-"""The shapes of generators' sitemaps (sitemill.writing.generators): each generator's is told, and
+"""The shapes of generators' sitemaps (sitemill.writing._generators): each generator's is told, and
 none of sitemill's own outputs (a urlset with alternates and images, a sharded index and its
 children, the empty urlset) is taken for a generator's, or for anything but sitemill's. And what
 is a sitemap at all (sitemill.writing.sitemapfile): its root element, never a feed or a page."""
@@ -15,7 +15,7 @@ from clirun import run_sitemill
 from conftest import BASE_URL, SiteMaker, page
 from sitemill.config.model import LastmodMode
 from sitemill.report import Report, WriteResult
-from sitemill.writing.generators import (
+from sitemill.writing._generators import (
     ASTRO,
     DOCUSAURUS,
     HUGO,
@@ -27,7 +27,7 @@ from sitemill.writing.generators import (
     looks_like_sitemills,
     written_by,
 )
-from sitemill.writing.namedsitemaps import KeptBecause, KeptSitemap
+from sitemill.writing._namedsitemaps import KeptBecause, KeptSitemap
 from sitemill.writing.sitemapfile import HEAD_BYTES, index_locs, sitemap_root
 from sitemill.writing.takeover import Takeover, settle
 

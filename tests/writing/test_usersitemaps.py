@@ -5,7 +5,7 @@ those found in a replaced index are remembered and named while their file is a s
 from __future__ import annotations
 
 from sitemill.config.model import load_config
-from sitemill.writing.namedsitemaps import KeptBecause, KeptSitemap
+from sitemill.writing._namedsitemaps import KeptBecause, KeptSitemap
 from sitemill.writing.usersitemaps import name_user_sitemaps, user_sitemaps
 
 BASE = "https://example.com/site/"

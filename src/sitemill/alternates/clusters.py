@@ -3,7 +3,7 @@
 # included. Pages often disagree (a translation added later names the others, the older pages do not
 # name it), name pages that do not exist, or give one language twice. So the clusters are built, not
 # copied: declarations join the pages they connect where the targets confirm them
-# (sitemill.alternates.confirmed: return links; a page that declares nothing joins whoever names
+# (sitemill.alternates._confirmed: return links; a page that declares nothing joins whoever names
 # it), each cluster keeps the versions this sitemap lists (one page per hreflang: the one most pages
 # name), and every listed member carries the whole cluster. Whether a URL is listed is known only at
 # the end, so the entries wait in a spool (sitemill.bounded.spool: in memory, then on disk past
@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from typing import Final
 
-from sitemill.alternates.confirmed import join_confirmed
+from sitemill.alternates._confirmed import join_confirmed
 from sitemill.alternates.declared import AlternateCounts
 from sitemill.bounded.dedupe import SeenUrls
 from sitemill.bounded.spool import SPOOL_IN_MEMORY, Spool
@@ -41,7 +41,7 @@ class ClusterResolver:
         borrowed: Borrow | None = None,
     ) -> None:
         """``names``: the key of the page a declared key names once every page was seen
-        (sitemill.listing.aliases: ``/x`` names the folder page ``/x/``); ``borrowed``: the
+        (sitemill.listing._aliases: ``/x`` names the folder page ``/x/``); ``borrowed``: the
         listed URL and the declarations of a page that is not in this run (another shard's,
         as the last build left it), or None."""
         self._own_key = own_key

@@ -8,9 +8,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from sitemill.aws._logs import LambdaSettings, function_env, lambda_config
 from sitemill.aws.clients import make_s3_client
 from sitemill.aws.events import own_bucket
-from sitemill.aws.logs import LambdaSettings, function_env, lambda_config
 from sitemill.config.model import Config
 from sitemill.errors import EventError, SitemillError
 from sitemill.messages import shown

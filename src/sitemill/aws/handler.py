@@ -7,10 +7,16 @@ import time
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Final
 
+from sitemill.aws._logs import (
+    LambdaSettings,
+    function_env,
+    lambda_config,
+    log_summary,
+    redact_error,
+)
 from sitemill.aws._selection import Selection, affects_sitemaps, choose_bucket, select_changes
 from sitemill.aws.clients import CloudFrontClient, make_s3_client
 from sitemill.aws.events import Trigger, parse_event, unreadable_batch
-from sitemill.aws.logs import LambdaSettings, function_env, lambda_config, log_summary, redact_error
 from sitemill.config.model import Config
 from sitemill.errors import EventError, SitemillError
 from sitemill.filenames.outputs import normalize_prefix

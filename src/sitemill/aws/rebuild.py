@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
+from sitemill.aws._logs import LambdaSettings
 from sitemill.aws._selection import Selection
 from sitemill.aws.clients import (
     CloudFrontClient,
@@ -19,7 +20,6 @@ from sitemill.aws.clients import (
     make_states_client,
 )
 from sitemill.aws.events import Trigger
-from sitemill.aws.logs import LambdaSettings
 from sitemill.config.model import Config
 from sitemill.jobs.afterpublish import after_publishing
 from sitemill.jobs.bucket import BucketSite, build_bucket

@@ -12,13 +12,13 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Final
 
 from sitemill.aws._cloudfront import invalidate
+from sitemill.aws._logs import LambdaSettings, function_env, redact_error
 from sitemill.aws.clients import (
     CloudFrontClient,
     make_cloudfront_client,
     make_s3_client,
     make_states_client,
 )
-from sitemill.aws.logs import LambdaSettings, function_env, redact_error
 from sitemill.config.model import load_config
 from sitemill.errors import ConfigError, SitemillError
 from sitemill.jobs.afterpublish import after_publishing

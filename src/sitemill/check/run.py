@@ -11,11 +11,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Protocol
 
-from sitemill.check.alternates import check_alternates
-from sitemill.check.canonicals import check_canonicals
-from sitemill.check.keyfile import check_key_file
-from sitemill.check.livepages import PageVerdict, judge_page, redirect_fixes
-from sitemill.check.livesitemaps import check_sitemaps, check_user_sitemaps
+from sitemill.check._alternates import check_alternates
+from sitemill.check._canonicals import check_canonicals
+from sitemill.check._keyfile import check_key_file
+from sitemill.check._livepages import PageVerdict, judge_page, redirect_fixes
+from sitemill.check._livesitemaps import check_sitemaps, check_user_sitemaps
+from sitemill.check._removedurls import check_removed
 from sitemill.check.problems import PAGE, SITE, UNCHECKED, CheckReport
 from sitemill.check.published import (
     UNCHANGED_SAMPLE,
@@ -24,7 +25,6 @@ from sitemill.check.published import (
     SiteFolder,
     chosen_urls,
 )
-from sitemill.check.removedurls import check_removed
 from sitemill.config.model import Config
 from sitemill.lastmod.fingerprint.digest import MAX_FINGERPRINT_BYTES
 from sitemill.web.livesite import LiveSite, origin_or_blank

@@ -1,4 +1,4 @@
-"""The `sitemill` command: build, urls, s3 and validate, over the same core."""
+"""The `sitemill` command: every command of the table (sitemill.commands) as flags and lines."""
 
 from sitemill.cli.main import main
 

@@ -10,9 +10,7 @@ from pathlib import Path
 from typing import Any, Final
 from urllib.parse import urljoin, urlsplit
 
-from sitemill.config.alternates import AlternatesSetting, parse_alternates
-from sitemill.config.globs import Glob
-from sitemill.config.indexnow import (
+from sitemill.config._indexnow import (
     DEFAULT_ENDPOINT,
     check_indexnow,
     parse_endpoint,
@@ -20,7 +18,9 @@ from sitemill.config.indexnow import (
     parse_indexnow_mode,
     parse_key_location,
 )
-from sitemill.config.indexnow import IndexNowMode as IndexNowMode
+from sitemill.config._indexnow import IndexNowMode as IndexNowMode
+from sitemill.config.alternates import AlternatesSetting, parse_alternates
+from sitemill.config.globs import Glob
 from sitemill.config.llms import (
     DEFAULT_LLMS_FULL_BYTES,
     MAX_LLMS_FULL_BYTES,

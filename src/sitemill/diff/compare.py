@@ -10,8 +10,8 @@ from collections.abc import Callable, Mapping
 from typing import Final
 from urllib.parse import urlsplit
 
+from sitemill.diff._renames import PageContent, Rename, Renames
 from sitemill.diff.model import Changed, Removed, SiteDiff, Verdict
-from sitemill.diff.renames import PageContent, Rename, Renames
 from sitemill.lastmod.proof import Proof, Rung
 from sitemill.state.pagerecord import PageRecord
 

@@ -30,7 +30,7 @@ if TYPE_CHECKING:  # (html_sitemap is off by default: its links are collected wh
 
     from sitemill.check.problems import CheckReport
     from sitemill.check.published import Published
-    from sitemill.htmlmap.links import LinkCollector
+    from sitemill.htmlmap._links import LinkCollector
     from sitemill.outputs import OutputRun
     from sitemill.state.model import State
     from sitemill.validate.violation import Violation
@@ -81,7 +81,7 @@ class HtmlSitemap:
         self.staging = live is not None
         self.collector: LinkCollector | None = None
         if config.html_sitemap:
-            from sitemill.htmlmap.links import LinkCollector
+            from sitemill.htmlmap._links import LinkCollector
             from sitemill.writing.groupkind import kind_of
 
             kinds = kind_of(config) if config.groups else None
@@ -104,7 +104,7 @@ class HtmlSitemap:
             return
         _refuse_foreign(self.live)
         entry_file = ENTRY_TXT if self.config.format is OutputFormat.TXT else ENTRY_XML
-        from sitemill.htmlmap.page import (  # (the page's head and Jinja: when there is one)
+        from sitemill.htmlmap._page import (  # (the page's head and Jinja: when there is one)
             page_variables,
             render_html_page,
         )
@@ -119,7 +119,7 @@ class HtmlSitemap:
         self.page = render_html_page(renderer.environment(), variables)
         result.files.append(HTML_SITEMAP)
         if collector.omitted:
-            from sitemill.htmlmap.links import MAX_HTML_LINKS
+            from sitemill.htmlmap._links import MAX_HTML_LINKS
 
             message = (
                 f"{HTML_SITEMAP} links {collector.total - collector.omitted:,} of the "
@@ -175,7 +175,7 @@ def _refuse_foreign(sink: Sink) -> None:
     """A ConfigError when a sitemap.html that sitemill did not write sits where it would go."""
     data = sink.read(HTML_SITEMAP)  # a link or a FIFO there: a SinkError says so
     if data is not None and not _made_by_sitemill(data):
-        from sitemill.htmlmap.page import MARKER
+        from sitemill.htmlmap._page import MARKER
 
         raise ConfigError(
             "html_sitemap",

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from sitemill.errors import ConflictError, StateError
-from sitemill.indexnow.samefile import local_path, read_identified, replace_if_same
+from sitemill.indexnow._samefile import local_path, read_identified, replace_if_same
 from sitemill.sinks import LocalDirSink
 from sitemill.state.jsondecode import load_state_json
 from sitemill.state.model import State, dump_document, dump_state

@@ -156,7 +156,7 @@ def deliver(
 ) -> None:
     """Send ``outcome.urls`` (the pages are live now) and write back what is left pending,
     with ``held`` (pending URLs a check kept back: not live at their version yet)."""
-    from sitemill.indexnow.send import send_announcements  # (urllib: only when sending)
+    from sitemill.indexnow._send import send_announcements  # (urllib: only when sending)
 
     outcome.delivered = True
     if held:

@@ -1,6 +1,7 @@
-"""The three jobs, one module each: a file tree, a URL list, an S3 bucket."""
-# A file tree (tree, with treehistory and treereads: its pages and git history read side by side), a
-# URL list (urllist), an S3 bucket (bucket, with bucketpass: one pass over its pages, bucketsite,
-# bucketkey, buckettakeover, fitsrouter: whether a site fits one function run) and what follows a
-# publish (afterpublish). Sharded and distributed runs are the scale-out wing's (sitemill.scaleout),
-# which stands on these.
+"""The runs over each source (tree, urllist, bucket), their shared steps, the feature list."""
+# A file tree (tree, its pages and git history read side by side), a URL list (urllist), an S3
+# bucket (bucket, with bucketpass: the listing and one pass over its pages every bucket run
+# shares, bucketsite, bucketkey, fitsrouter: whether a site fits one function run), what follows
+# a publish (afterpublish), and features: the one list of output features the front ends pass
+# down. Sharded and distributed runs are the scale-out wing's (sitemill.scaleout), which stands
+# on these.

@@ -12,6 +12,7 @@ from sitemill.check.changes import remember_changes
 from sitemill.config.model import Config, IndexNowMode
 from sitemill.errors import ConflictError, SinkError
 from sitemill.filenames.outputs import STATE_NAME, content_type
+from sitemill.jobs._buckettakeover import BucketNaming
 from sitemill.jobs.bucketpass import Listing, PassOptions, pass_listing
 from sitemill.jobs.bucketremoved import ListedBefore
 from sitemill.jobs.bucketsite import BUCKET_ENV as BUCKET_ENV
@@ -20,7 +21,6 @@ from sitemill.jobs.bucketsite import MAX_HEAD_READERS as MAX_HEAD_READERS
 from sitemill.jobs.bucketsite import PREFIX_ENV as PREFIX_ENV
 from sitemill.jobs.bucketsite import BucketSettings as BucketSettings
 from sitemill.jobs.bucketsite import BucketSite as BucketSite
-from sitemill.jobs.buckettakeover import BucketNaming
 from sitemill.outputs import OutputFeature
 from sitemill.report import Progress, Report
 from sitemill.sinks.s3 import S3Sink

@@ -18,13 +18,13 @@ from sitemill.errors import RefusedError
 from sitemill.html.facts import ORDINARY_PAGE, PAGE_FACTS_BYTES
 from sitemill.indexnow.pending import tree_pending
 from sitemill.indexnow.run import log_messages, record
+from sitemill.jobs._treehistory import TreeReading, read_pages_and_history
+from sitemill.jobs._treeoutputs import is_output, outputs_prefix
+from sitemill.jobs._treeremoved import remember_removed_urls
+from sitemill.jobs._treerobots import tree_robots
+from sitemill.jobs._treesiteurl import say_site_url
+from sitemill.jobs._treestart import TreeStart, start_dating, tree_child_dates
 from sitemill.jobs.treedating import PageWatch, TreeDating
-from sitemill.jobs.treehistory import TreeReading, read_pages_and_history
-from sitemill.jobs.treeoutputs import is_output, outputs_prefix
-from sitemill.jobs.treeremoved import remember_removed_urls
-from sitemill.jobs.treerobots import tree_robots
-from sitemill.jobs.treesiteurl import say_site_url
-from sitemill.jobs.treestart import TreeStart, start_dating, tree_child_dates
 from sitemill.lastmod.fingerprint.digest import file_url
 from sitemill.lastmod.fingerprint.versions import MAX_FINGERPRINT_BYTES
 from sitemill.outputs import OutputFeature, PageReading

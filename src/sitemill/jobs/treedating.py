@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from sitemill.config.model import LastmodMode
 from sitemill.entries import SkipReason
-from sitemill.jobs.treereads import PageReads
+from sitemill.jobs._treereads import PageReads
 from sitemill.lastmod.decide import Dated, Ladder, at_precision, evidence_dates
 from sitemill.lastmod.history.mode import SHALLOW_CLONE
 from sitemill.lastmod.pagedate import PageSeen, TreeRungs, page_date, page_time, tree_ladder

@@ -15,7 +15,7 @@ from sitemill.config.llms import refuse_llms
 from sitemill.config.model import Config, IndexNowMode, LastmodMode, refuse_shards_on
 from sitemill.entries import Entry, Skip, SkipReason, UrlBlock, UrlBlocks
 from sitemill.errors import ConfigError, SourceError
-from sitemill.jobs.urllistdates import LateLastmods
+from sitemill.jobs._urllistdates import LateLastmods
 from sitemill.lastmod.summary import list_dates_from
 from sitemill.outputs import OutputFeature, OutputRun
 from sitemill.protocol import MAX_URL_LENGTH, Precision

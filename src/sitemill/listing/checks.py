@@ -18,11 +18,11 @@ from sitemill.config.model import Config
 from sitemill.entries import Entry, SkipReason
 from sitemill.html.facts import PageFacts
 from sitemill.html.links import resolve_url, strip_page_suffix, url_key
-from sitemill.listing.aliases import FolderAliases
-from sitemill.listing.canonicalstyle import StyleHint
-from sitemill.listing.crosslang import CrossLanguage, canonical_languages
-from sitemill.listing.declaredbase import DeclaredBase
-from sitemill.listing.gate import CanonicalGate
+from sitemill.listing._aliases import FolderAliases
+from sitemill.listing._canonicalstyle import StyleHint
+from sitemill.listing._crosslang import CrossLanguage, canonical_languages
+from sitemill.listing._declaredbase import DeclaredBase
+from sitemill.listing._gate import CanonicalGate
 from sitemill.listing.stubs import Stubs, WebsiteRedirect
 from sitemill.report import Declared, Tally
 from sitemill.urls import UrlStyle, path_key

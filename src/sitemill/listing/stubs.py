@@ -1,5 +1,5 @@
 """The redirect stubs of a run, and where each stub leads once every page is known."""
-# A canonical naming a stub names the stub's target (the gate, sitemill.listing.gate, follows them).
+# A canonical naming a stub names the stub's target (listing._gate follows them).
 #
 # A state beside the sitemaps is public and names no page they leave out (docs/state.md, "Public,
 # and trusted by no one"), so what an unchanged stub may be remembered by is decided at the end: its
@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from sitemill.html.links import resolve_url, url_key
-from sitemill.listing.aliases import FolderAliases
-from sitemill.listing.gate import MAX_STUB_HOPS, CanonicalGate
+from sitemill.listing._aliases import FolderAliases
+from sitemill.listing._gate import MAX_STUB_HOPS, CanonicalGate
 
 # The URL of an object at a URL key no page has, and its website redirect as written.
 WebsiteRedirect = Callable[[str], tuple[str, str] | None]

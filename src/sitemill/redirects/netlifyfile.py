@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Final
 
-from sitemill.redirects.paths import url_text
+from sitemill.redirects._paths import url_text
 from sitemill.redirects.rules import RedirectRule, RedirectRules
 from sitemill.urls import path_key
 

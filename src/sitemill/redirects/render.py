@@ -6,10 +6,9 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Sequence
 
-from sitemill.redirects.hostforms import render_netlify, render_s3_objects, render_s3_rules
-from sitemill.redirects.model import MAX_ROUTING_RULES, Redirect, RedirectForm
-from sitemill.redirects.paths import INDEX_DOCUMENT, normal_base, url_text
-from sitemill.redirects.siteforms import (
+from sitemill.redirects._hostforms import render_netlify, render_s3_objects, render_s3_rules
+from sitemill.redirects._paths import INDEX_DOCUMENT, normal_base, url_text
+from sitemill.redirects._siteforms import (
     SitePaths,
     left_out_notes,
     render_docusaurus,
@@ -17,6 +16,7 @@ from sitemill.redirects.siteforms import (
     render_mkdocs,
     split_by_site,
 )
+from sitemill.redirects.model import MAX_ROUTING_RULES, Redirect, RedirectForm
 
 _FIRST = "Redirects for the URLs this change removes, suggested by sitemill diff."
 _HOW = {

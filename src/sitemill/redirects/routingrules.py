@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
-from sitemill.redirects.paths import INDEX_DOCUMENT, decode_path
+from sitemill.redirects._paths import INDEX_DOCUMENT, decode_path
 from sitemill.redirects.rules import RedirectRule, RedirectRules
 from sitemill.urls import encode_path
 

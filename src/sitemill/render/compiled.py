@@ -22,8 +22,8 @@ from dataclasses import dataclass
 import jinja2
 from jinja2 import nodes
 
-from sitemill.render.compiledform import CompiledParts, CompiledTemplate, build_compiled
-from sitemill.render.entrycode import (
+from sitemill.render._compiledform import CompiledParts, CompiledTemplate, build_compiled
+from sitemill.render._entrycode import (
     FIELDS,
     Scope,
     _Unsupported,

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from sitemill.errors import TemplateError
 from sitemill.filenames.outputs import ENTRY_XML
-from sitemill.render.split import fit_within
+from sitemill.render._split import fit_within
 
 if TYPE_CHECKING:  # (a user's template: the built-in one renders without Jinja, render.builtin)
     import jinja2

@@ -10,7 +10,7 @@ class RenderedSitemap:
     """One finished sitemap file (uncompressed), with what an index needs to know of it.
 
     ``parts``: the file's bytes, in order: one part, or slices of the blocks a URL list
-    was written in (sitemill.render.blocks), so that a file of several MB is written out
+    was written in (sitemill.render._blocks), so that a file of several MB is written out
     without ever being copied whole. ``last``: whether the renderer knows it to be the
     last file (True) or not (False), where it knows (None: the writer looks for a next
     one to tell).

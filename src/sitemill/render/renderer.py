@@ -12,16 +12,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from sitemill.entries import Entry, UrlBlocks
-from sitemill.render.builtin import builtin_compiled, render_builtin_index
+from sitemill.render._builtin import builtin_compiled, render_builtin_index
+from sitemill.render._split import render_compiled, render_sitemaps
 from sitemill.render.indexes import IndexItem, check_well_formed, render_index, render_indexes
 from sitemill.render.rendered import RenderedSitemap
-from sitemill.render.split import render_compiled, render_sitemaps
 from sitemill.render.templatenames import INDEX_TEMPLATE, TEXT_TEMPLATE, URLSET_TEMPLATE
 
 if TYPE_CHECKING:
     import jinja2
 
-    from sitemill.render.compiledform import CompiledTemplate
+    from sitemill.render._compiledform import CompiledTemplate
 
 
 class Renderer:
@@ -64,8 +64,8 @@ class Renderer:
         list's blocks a block at a time where the template allows (see render.blocks)."""
         compiled = self._compiled
         if isinstance(entries, UrlBlocks):  # (a URL list's: render.blocks loads for it)
-            from sitemill.render.blocks import render_block_sitemaps
-            from sitemill.render.lineform import line_form
+            from sitemill.render._blocks import render_block_sitemaps
+            from sitemill.render._lineform import line_form
 
             if compiled is None and self._template is not None:
                 from sitemill.render.compiled import compile_template

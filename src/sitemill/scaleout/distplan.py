@@ -19,11 +19,11 @@ from sitemill.entries import Entry
 from sitemill.errors import ConfigError, InventoryError
 from sitemill.jobs.bucketsite import BucketSite
 from sitemill.rules import is_candidate
-from sitemill.scaleout.membership import not_distributable
+from sitemill.scaleout._membership import not_distributable
+from sitemill.scaleout._shardusers import full_users, users_to_json
 from sitemill.scaleout.runfiles import Item, RunFiles, item_to_json
 from sitemill.scaleout.shardcommit import head_live
 from sitemill.scaleout.shardinputs import bucket_robots, inputs_fingerprint
-from sitemill.scaleout.shardusers import full_users, users_to_json
 from sitemill.shards.cuts import canonical_plan
 from sitemill.shards.evolve import plan_to_json
 from sitemill.shards.layout import weight

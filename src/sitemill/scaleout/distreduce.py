@@ -19,14 +19,14 @@ from sitemill.errors import IncompleteRunError, StateError
 from sitemill.filenames.outputs import ENTRY_TXT, ENTRY_XML, content_type, read_limit
 from sitemill.indexnow.outcome import IndexNowOutcome
 from sitemill.report import Report, WriteResult
+from sitemill.scaleout._pendingurls import record_pending
+from sitemill.scaleout._runcommit import RunCommit, commit_run
+from sitemill.scaleout._shardoutputs import merge_outputs
+from sitemill.scaleout._shardusers import users_from_json
 from sitemill.scaleout.distplan import RUN_FORMAT, DistributedRun
 from sitemill.scaleout.distshard import ITEM_SUMMARY_FORMAT
-from sitemill.scaleout.pendingurls import record_pending
-from sitemill.scaleout.runcommit import RunCommit, commit_run
 from sitemill.scaleout.runfiles import Item, RunFiles, item_from_json
 from sitemill.scaleout.shardcommit import head_live
-from sitemill.scaleout.shardoutputs import merge_outputs
-from sitemill.scaleout.shardusers import users_from_json
 from sitemill.shards.evolve import plan_from_json
 from sitemill.shards.manifest import IndexState
 from sitemill.shards.partition import Part, Summary, current_parts, next_plan, summary_from_json

@@ -5,7 +5,7 @@
 # run's ``parts/``, each shard's state (conditional, like every state write), then its summary. It
 # publishes nothing: the reducer does, once every item reported. A canonical naming a page of
 # another shard is decided by what that shard listed in the last build
-# (sitemill.scaleout.membership): one build behind, until the next full run.
+# (sitemill.scaleout._membership): one build behind, until the next full run.
 
 from __future__ import annotations
 
@@ -22,14 +22,14 @@ from sitemill.filenames.outputs import content_type
 from sitemill.jobs.bucketpass import Listing, PassOptions, pass_listing
 from sitemill.report import Report
 from sitemill.robots.rules import RobotsRules
-from sitemill.scaleout.distgroup import group_shards
+from sitemill.scaleout._distgroup import group_shards
+from sitemill.scaleout._membership import PreviousMembership
+from sitemill.scaleout._shardoutputs import shard_pass_config
+from sitemill.scaleout._shardusers import users_from_json
+from sitemill.scaleout._shardworker import KeptListing, found_urls, rendered_parts
 from sitemill.scaleout.distplan import DistributedRun
-from sitemill.scaleout.membership import PreviousMembership
 from sitemill.scaleout.runfiles import Item, RunFiles
 from sitemill.scaleout.shardfull import merged_states
-from sitemill.scaleout.shardoutputs import shard_pass_config
-from sitemill.scaleout.shardusers import users_from_json
-from sitemill.scaleout.shardworker import KeptListing, found_urls, rendered_parts
 from sitemill.shards.partition import Part, StateRef, Summary, summary_to_json
 from sitemill.shards.plan import Plan, key_order, shard_id
 from sitemill.sinks.port import MemorySink

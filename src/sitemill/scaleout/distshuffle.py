@@ -1,7 +1,7 @@
 """A distributed rebuild's listing from an S3 Inventory report (docs/distributed.md)."""
 # See docs/distributed.md, S3 Inventory. The planner samples the report's rows for group boundaries,
 # each shuffle item routes the rows of one data file to its groups' fragments, and each render item
-# reads its group's fragments, sorts them and renders its shards (sitemill.scaleout.distfragments).
+# reads its group's fragments, sorts them and renders its shards (sitemill.scaleout._distfragments).
 # For the first build of a huge bucket, where no plan says where shards begin and one LIST would
 # take hours.
 #
@@ -25,14 +25,14 @@ from typing import Any, Final, TypeGuard
 from sitemill.errors import InventoryError, StateError
 from sitemill.filenames.outputs import stored_digest
 from sitemill.protocol import MAX_KEY_BYTES
-from sitemill.scaleout.distfragments import (
+from sitemill.scaleout._distfragments import (
     FLUSH_BYTES,
     fragment_line,
     latest_time,
     trusted_time,
     write_fragments,
 )
-from sitemill.scaleout.distfragments import fragment_listing as fragment_listing
+from sitemill.scaleout._distfragments import fragment_listing as fragment_listing
 from sitemill.scaleout.distplan import DistributedRun, InventoryPlanner
 from sitemill.scaleout.runfiles import RUN_NAME, Item, RunFiles
 from sitemill.shards.cuts import family_of

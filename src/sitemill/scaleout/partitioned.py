@@ -3,7 +3,7 @@
 # anything else is a full rebuild that keeps the plan.
 #
 # The router groups the changed keys by shard; up to ``max_touched`` shards are rendered by workers
-# on a small thread pool (sitemill.scaleout.shardworker), then published: changed parts, their
+# on a small thread pool (sitemill.scaleout._shardworker), then published: changed parts, their
 # states, the index (conditional on the one this state last wrote), the index-state and the plan.
 # With no plan yet, more shards touched, a changed robots.txt, configuration or template, or a shard
 # whose pages name pages of other shards, the run is a full rebuild: the whole listing through one
@@ -30,16 +30,16 @@ from sitemill.filenames.outputs import ENTRY_TXT, ENTRY_XML, ROBOTS_TXT
 from sitemill.jobs.bucketsite import BucketSite
 from sitemill.jobs.fitsrouter import too_big
 from sitemill.report import Progress, Report, WriteResult
-from sitemill.scaleout.membership import not_distributable
-from sitemill.scaleout.pendingurls import record_pending
+from sitemill.scaleout._membership import not_distributable
+from sitemill.scaleout._pendingurls import record_pending
+from sitemill.scaleout._shardoutputs import merge_outputs, whole_site
+from sitemill.scaleout._shardpublish import publish_shards
+from sitemill.scaleout._shardremoved import removed_by
+from sitemill.scaleout._shardusers import rebuild_paths
+from sitemill.scaleout._shardworker import FullRebuildNeeded, ShardJob, render_shard
 from sitemill.scaleout.shardcommit import Live, head_live
 from sitemill.scaleout.shardfull import FullRun, rebuild_full
 from sitemill.scaleout.shardinputs import bucket_robots, inputs_fingerprint
-from sitemill.scaleout.shardoutputs import merge_outputs, whole_site
-from sitemill.scaleout.shardpublish import publish_shards
-from sitemill.scaleout.shardremoved import removed_by
-from sitemill.scaleout.shardusers import rebuild_paths
-from sitemill.scaleout.shardworker import FullRebuildNeeded, ShardJob, render_shard
 from sitemill.shards.manifest import IndexState
 from sitemill.shards.plan import Plan
 from sitemill.sources.s3requests import counted_requests

@@ -34,7 +34,7 @@ from sitemill.jobs.bucketsite import BucketSite
 from sitemill.render.indexes import IndexItem
 from sitemill.render.renderer import Renderer
 from sitemill.report import WriteResult
-from sitemill.scaleout.shardcollect import delete_retired
+from sitemill.scaleout._shardcollect import delete_retired
 from sitemill.shards.manifest import (
     IndexState,
     Publication,

@@ -20,17 +20,17 @@ from sitemill.jobs.bucketsite import BucketSite
 from sitemill.lastmod.fingerprint.digest import FINGERPRINT_VERSION
 from sitemill.report import Progress, Report, WriteResult
 from sitemill.robots.rules import RobotsRules
-from sitemill.scaleout.pendingurls import record_pending
-from sitemill.scaleout.runcommit import RunCommit, commit_run
+from sitemill.scaleout._pendingurls import record_pending
+from sitemill.scaleout._runcommit import RunCommit, commit_run
+from sitemill.scaleout._shardstage import StagedOutputs
+from sitemill.scaleout._shardusers import full_users, pass_config
+from sitemill.scaleout._shardworker import KeptListing, parts_in
 from sitemill.scaleout.shardcommit import (
     Live,
     delete_after_commit,
     entry_of,
     publish_after_commit,
 )
-from sitemill.scaleout.shardstage import StagedOutputs
-from sitemill.scaleout.shardusers import full_users, pass_config
-from sitemill.scaleout.shardworker import KeptListing, parts_in
 from sitemill.shards.manifest import IndexState
 from sitemill.shards.partition import Part
 from sitemill.shards.plan import Plan

@@ -117,7 +117,7 @@ class S3Sink:
             ) from TooLargeError(self._uri(name), f"is larger than {limit:,} bytes")
         data = read_object(self.client, self.bucket, self.prefix + name, error=SinkError)
         if name == ENTRY_XML and not self.written and self.entry_before is None:
-            self.entry_before = data  # (sitemill.jobs.buckettakeover: whose it was)
+            self.entry_before = data  # (sitemill.jobs._buckettakeover: whose it was)
         return data
 
     def keep_entry(self, head_bytes: int, size_of: Callable[[bytes], int]) -> None:

@@ -35,7 +35,7 @@ from sitemill.lastmod.proof import proof_commits
 from sitemill.protocol import MAX_URL_LENGTH
 from sitemill.shards.evolve import plan_to_json
 from sitemill.shards.plan import Plan
-from sitemill.state.facts import VERDICTS, Unlisted, unlisted_to_json, without_titles
+from sitemill.state._facts import VERDICTS, Unlisted, unlisted_to_json, without_titles
 from sitemill.state.llmsfiles import llms_to_json
 from sitemill.state.pagerecord import PageRecord, record_values
 from sitemill.state.removedurls import RemovedUrl, removed_to_json

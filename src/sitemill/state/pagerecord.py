@@ -8,7 +8,7 @@ from typing import Any
 
 from sitemill.html.facts import PageFacts
 from sitemill.lastmod.proof import Proof, proof_to_json
-from sitemill.state.facts import facts_to_json
+from sitemill.state._facts import facts_to_json
 
 
 @dataclass(frozen=True, slots=True)

@@ -30,7 +30,7 @@ from sitemill.protocol import kept_base_url
 from sitemill.protocol import trusted_lastmod as trusted_lastmod
 from sitemill.shards.evolve import plan_from_json
 from sitemill.shards.plan import Plan
-from sitemill.state.facts import Unlisted, facts_from_json, unlisted_from_json
+from sitemill.state._facts import Unlisted, facts_from_json, unlisted_from_json
 from sitemill.state.jsondecode import load_state_json
 from sitemill.state.llmsfiles import llms_from_json, llms_source_from_json
 from sitemill.state.model import (

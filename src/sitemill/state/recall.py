@@ -23,7 +23,7 @@ from sitemill.lastmod.fingerprint.versions import FINGERPRINT_VERSION
 from sitemill.lastmod.pagedate import PageSeen, page_date, same_bytes
 from sitemill.protocol import Precision
 from sitemill.sources.page import Page
-from sitemill.state.facts import lacks_titles, without_titles
+from sitemill.state._facts import lacks_titles, without_titles
 from sitemill.state.model import State
 from sitemill.state.pagerecord import PageRecord, kept_sketch
 from sitemill.workers.threadpool import generator_pool

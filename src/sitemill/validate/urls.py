@@ -114,7 +114,7 @@ class LocRules:
         self.prefix = place.url if place else None  # what a URL in self.place starts with
         self.first_line: int | None = None  # the line that taught self.place
         self.index = False  # the file is a <sitemapindex>: its locs are children
-        # The extensions' rules of a urlset (sitemill.validate.extensions), when checked.
+        # The extensions' rules of a urlset (sitemill.validate._extensions), when checked.
         self.extensions: Callable[[Any, Sequence[Any], list[str]], None] | None = None
         self.seen: dict[int, int] = {}  # fingerprint -> line
         self.kinds: dict[str, WarningsOfOneKind] = {}  # warnings by kind, counted past a few

@@ -24,7 +24,7 @@ class DocumentStop(SitemillError):
 class Severity(Enum):
     """Errors fail validation (exit 1); warnings and notes are reported and pass (exit 0).
     A note breaks no rule: it says what validation could not check (a child of sitemill's
-    own index that another app serves, sitemill.validate.ownindex)."""
+    own index that another app serves, sitemill.validate._ownindex)."""
 
     ERROR = "error"
     WARNING = "warning"

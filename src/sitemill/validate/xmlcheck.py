@@ -25,8 +25,8 @@ def xml_check() -> XmlCheck:
     try:
         import lxml.etree  # noqa: F401  (an optional extra: the Lambda zip goes without)
 
-        from sitemill.validate import lxml_reader
-        from sitemill.validate.lxml_xsd import LxmlSchema
+        from sitemill.validate import _lxml_reader as lxml_reader
+        from sitemill.validate._lxml_xsd import LxmlSchema
     except ImportError as exc:
         raise MissingExtraError(f"validation needs the lxml package: {_INSTALL}") from exc
     return partial(_check, lxml_reader.feed_document, LxmlSchema())

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from sitemill.errors import FetchError
-from sitemill.web.waits import Waits
+from sitemill.web._waits import Waits
 
 # An answer's unread body up to this size is read to keep its connection (a 404's page).
 DRAIN: Final = 64 * 1024

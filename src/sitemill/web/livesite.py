@@ -26,8 +26,8 @@ from sitemill.urls import url_origin
 from sitemill.version import __version__
 
 if TYPE_CHECKING:
+    from sitemill.web._streams import Streams
     from sitemill.web.answers import BodyWanted, Reply
-    from sitemill.web.streams import Streams
 
 _T = TypeVar("_T")
 
@@ -148,9 +148,9 @@ class LiveSite:
         ``limits.concurrency`` requests at once (and as many answers held): one event loop in
         this thread, ``process`` run in it as each answer is read, its connections kept alive
         between the requests of these URLs, then closed."""
+        from sitemill.web._inflight import in_flight
+        from sitemill.web._streams import Streams
         from sitemill.web.answers import BodyWanted  # (asyncio: imported when a site is asked)
-        from sitemill.web.inflight import in_flight
-        from sitemill.web.streams import Streams
 
         connections = Streams()
         reading = BodyWanted(limit, head)
@@ -222,8 +222,8 @@ def exchange(
     for one larger than its limit). All of it ends by ``deadline`` seconds from now (FetchError
     otherwise); ``timeout`` bounds each silence (TimeoutError); URLError when no connection could
     be made. The environment's proxies are read for it."""
-    from sitemill.web.inflight import in_flight  # (asyncio: imported when a request is made)
-    from sitemill.web.streams import Streams
+    from sitemill.web._inflight import in_flight  # (asyncio: imported when a request is made)
+    from sitemill.web._streams import Streams
 
     connections = Streams()
     sent = {"Accept-Encoding": "identity", **headers, "Connection": "close"}  # (as http.client)

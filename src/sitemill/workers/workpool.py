@@ -20,7 +20,7 @@ from logging import LogRecord
 from types import TracebackType
 from typing import TYPE_CHECKING, Final, TypeVar
 
-from sitemill.workers.interrupts import interrupts_held
+from sitemill.workers._interrupts import interrupts_held
 
 if TYPE_CHECKING:  # (imported when a pool starts: multiprocessing costs 40 ms to import)
     from concurrent.futures import ProcessPoolExecutor
@@ -42,7 +42,7 @@ CHUNKS_PER_WORKER: Final = 4
 # Items at most in a chunk counted as progress: else a small phase sits at "0 of 382".
 PROGRESS_CHUNK: Final = 64
 _LOGGER = "sitemill"
-PRELOAD: Final = ("sitemill.jobs.treereads",)  # the fork server's: the work (page reads) only
+PRELOAD: Final = ("sitemill.jobs._treereads",)  # the fork server's: the work (page reads) only
 
 
 def machine_cores() -> int:
@@ -199,7 +199,7 @@ class WorkPool:
 def _executor(workers: int) -> ProcessPoolExecutor:
     from concurrent.futures import ProcessPoolExecutor
 
-    from sitemill.workers.lifeline import lifeline, start_worker  # (only where workers start)
+    from sitemill.workers._lifeline import lifeline, start_worker  # (only where workers start)
 
     start_fork_server()  # (with Ctrl-C held: workers.interrupts)
     return ProcessPoolExecutor(

@@ -44,7 +44,7 @@ from sitemill.filenames.outputs import (
 from sitemill.filenames.staging import Staging
 from sitemill.sinks import Sink
 from sitemill.sinks.port import Renewing
-from sitemill.writing.liveindex import read_live
+from sitemill.writing._liveindex import read_live
 
 if TYPE_CHECKING:
     from sitemill.writing.ownbytes import OwnFiles

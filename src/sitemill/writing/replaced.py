@@ -16,7 +16,7 @@ from sitemill.bounded.inflate import GZIP_MAGIC, inflate
 from sitemill.errors import InflateError
 from sitemill.lastmod.declared.w3cdate import REPLACED_SITEMAP, DeclaredDate, parse_declared
 from sitemill.protocol import MAX_BYTES_LIMIT, SITEMAP_NS
-from sitemill.writing.namedsitemaps import index_children
+from sitemill.writing._namedsitemaps import index_children
 from sitemill.writing.sitemapfile import (
     HEAD_BYTES,
     NS_SEPARATOR,

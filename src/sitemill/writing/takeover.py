@@ -11,7 +11,7 @@
 # this run wrote, and only when this run wrote the replacement: with text output (sitemap.txt) the
 # generator's sitemap.xml and its children all stay, and that is said.
 #
-# Which sitemaps an index names are the generator's own: sitemill.writing.namedsitemaps. The user's
+# Which sitemaps an index names are the generator's own: sitemill.writing._namedsitemaps. The user's
 # stay byte for byte; the takeover keeps them in ``users``, and its warning names them.
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from sitemill.messages import printable
 from sitemill.protocol import MAX_BYTES_LIMIT
 from sitemill.report import Report
 from sitemill.robots.rules import MAX_ROBOTS_TXT_BYTES
-from sitemill.writing.generators import (
+from sitemill.writing._generators import (
     ASTRO,
     ASTRO_INDEX,
     Generator,
@@ -35,7 +35,7 @@ from sitemill.writing.generators import (
     looks_like_sitemills,
     written_by,
 )
-from sitemill.writing.namedsitemaps import (
+from sitemill.writing._namedsitemaps import (
     KeptBecause,
     KeptSitemap,
     NamedSitemaps,
@@ -57,7 +57,7 @@ GZ_TWIN: Final = ENTRY_XML + ".gz"
 
 class Files(Protocol):
     """Where the replaced files are: a local folder (sitemill.writing.takeoverfiles) or a
-    bucket's prefix (sitemill.jobs.buckettakeover); names below it hold "/"."""
+    bucket's prefix (sitemill.jobs._buckettakeover); names below it hold "/"."""
 
     def read(self, name: str, limit: int) -> bytes | None:
         """The first ``limit`` bytes of ``name``; None when it is not there or not readable."""

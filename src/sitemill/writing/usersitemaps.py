@@ -25,7 +25,7 @@ from sitemill.config.model import Config
 from sitemill.filenames.outputs import is_own_name
 from sitemill.messages import printable
 from sitemill.urls import encode_uri_part, site_file_path
-from sitemill.writing.namedsitemaps import KeptSitemap
+from sitemill.writing._namedsitemaps import KeptSitemap
 from sitemill.writing.sitemapfile import HEAD_BYTES, is_sitemap
 from sitemill.writing.takeover import Files, Takeover, users_in_folder
 

@@ -24,8 +24,9 @@ from sitemill.report import WriteResult
 from sitemill.shards.layout import ShardSetup
 from sitemill.shards.plan import MAX_SHARDS
 from sitemill.sinks import Sink
+from sitemill.writing._grouped import grouped_children, refuse_others
+from sitemill.writing._stagedfiles import StagedFile, stage_children
 from sitemill.writing.childdates import ChildDates
-from sitemill.writing.grouped import grouped_children, refuse_others
 from sitemill.writing.layouts import (
     Out,
     PublishedOutput,
@@ -34,7 +35,6 @@ from sitemill.writing.layouts import (
     split_children,
 )
 from sitemill.writing.publish import Publisher, StagedChild, StateClaims
-from sitemill.writing.stagedfiles import StagedFile, stage_children
 from sitemill.writing.usersitemaps import UserSitemaps
 
 if TYPE_CHECKING:

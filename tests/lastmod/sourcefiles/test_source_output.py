@@ -16,7 +16,7 @@ from srcmaputil import prose
 from gitutil import commit, make_repo
 from outputlist import build_from_tree
 from sitemill.config.model import load_config
-from sitemill.jobs.treesiteurl import tree_site_urls
+from sitemill.jobs._treesiteurl import tree_site_urls
 from sitemill.sinks import LocalDirSink
 
 BASE = "https://www.example.com/"

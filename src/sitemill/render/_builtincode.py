@@ -7,7 +7,7 @@ built-in templates renders them without importing Jinja.
 
 from typing import Final
 
-from sitemill.render.compiledform import CompiledParts
+from sitemill.render._compiledform import CompiledParts
 
 BUILTIN_PARTS: Final = {
     "urlset.xml.j2": CompiledParts(

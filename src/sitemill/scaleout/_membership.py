@@ -151,7 +151,7 @@ def not_distributable(config: Config, outputs: Sequence[OutputFeature]) -> str |
     (the output features the run lists; None: they can).
     A canonical or an hreflang alternate naming another shard's page is decided by the last
     build (one build behind); these need every page at once."""
-    from sitemill.scaleout.shardoutputs import whole_site  # (the features: when a run plans)
+    from sitemill.scaleout._shardoutputs import whole_site  # (the features: when a run plans)
 
     why = whole_site(config, outputs)
     if why is not None:

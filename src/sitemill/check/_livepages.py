@@ -25,9 +25,9 @@ from dataclasses import dataclass
 from typing import Final
 
 from sitemill.bounded.inflate import inflate_head
+from sitemill.check._sameurl import same_url
 from sitemill.check.problems import CANONICAL, PAGE, STALE, UNCHECKED, Problem
 from sitemill.check.published import Fingerprinting, PublishedPage, SiteFolder
-from sitemill.check.sameurl import same_url
 from sitemill.check.served import (
     cache_fix,
     media_type,

@@ -9,16 +9,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from sitemill.redirects.hostforms import comment_lines
-from sitemill.redirects.model import Redirect, RedirectForm
-from sitemill.redirects.paths import (
+from sitemill.redirects._hostforms import comment_lines
+from sitemill.redirects._paths import (
     decode_path,
     is_absolute,
     mkdocs_source,
     site_relative,
     url_text,
 )
-from sitemill.redirects.quoting import json_text, toml_list, yaml_list, yaml_string
+from sitemill.redirects._quoting import json_text, toml_list, yaml_list, yaml_string
+from sitemill.redirects.model import Redirect, RedirectForm
 
 
 @dataclass(frozen=True, slots=True)

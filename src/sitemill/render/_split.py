@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 from sitemill.entries import Entry
 from sitemill.errors import TemplateError
-from sitemill.render.compiledform import CompiledTemplate
+from sitemill.render._compiledform import CompiledTemplate
 from sitemill.render.rendered import RenderedSitemap
 
 if TYPE_CHECKING:  # (a template read by Jinja: the built-in ones come compiled, render.builtin)

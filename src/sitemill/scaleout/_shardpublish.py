@@ -13,9 +13,9 @@ from typing import Final
 from sitemill.config.model import LastmodMode, ShardsMode
 from sitemill.filenames.outputs import ENTRY_TXT, ENTRY_XML
 from sitemill.report import Report, WriteResult
-from sitemill.scaleout.runcommit import RunCommit, commit_run
+from sitemill.scaleout._runcommit import RunCommit, commit_run
+from sitemill.scaleout._shardworker import FullRebuildNeeded, Rendered, ShardJob
 from sitemill.scaleout.shardcommit import Live, put_child
-from sitemill.scaleout.shardworker import FullRebuildNeeded, Rendered, ShardJob
 from sitemill.shards.manifest import IndexState
 from sitemill.shards.partition import StateRef, current_parts, next_plan
 from sitemill.state.removedurls import RemovedUrl

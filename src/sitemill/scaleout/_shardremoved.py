@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING
 from sitemill.diff.model import SiteDiff
 from sitemill.jobs.bucketremoved import BucketRedirects, ListedBefore
 from sitemill.jobs.removedpages import diff_states, remember_removed
+from sitemill.scaleout._shardworker import Rendered, ShardJob
 from sitemill.scaleout.shardfull import merged_states
-from sitemill.scaleout.shardworker import Rendered, ShardJob
 from sitemill.sources.s3pages import key_paths
 from sitemill.state.removedurls import RemovedUrl
 from sitemill.state.shardstate import ShardState

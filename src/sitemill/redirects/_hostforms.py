@@ -6,9 +6,9 @@ import shlex
 from collections.abc import Sequence
 from typing import Any
 
+from sitemill.redirects._paths import bucket_key, decode_path, is_absolute, url_text
+from sitemill.redirects._quoting import json_text
 from sitemill.redirects.model import Redirect
-from sitemill.redirects.paths import bucket_key, decode_path, is_absolute, url_text
-from sitemill.redirects.quoting import json_text
 
 
 def comment_lines(notes: Sequence[str]) -> list[str]:

@@ -11,8 +11,8 @@ from collections.abc import Iterable
 from functools import cache
 from typing import Final
 
-from sitemill.render.builtincode import BUILTIN_PARTS
-from sitemill.render.compiledform import CompiledTemplate, build_compiled, xml_escape
+from sitemill.render._builtincode import BUILTIN_PARTS
+from sitemill.render._compiledform import CompiledTemplate, build_compiled, xml_escape
 from sitemill.render.indexes import IndexItem
 
 _INDEX_HEAD: Final = (

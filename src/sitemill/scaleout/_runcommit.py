@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING, NoReturn, Protocol
 from sitemill.config.tables import group_names
 from sitemill.errors import ConflictError
 from sitemill.filenames.outputs import stored_digest
-from sitemill.scaleout.shardcollect import find_strays
+from sitemill.scaleout._shardcollect import find_strays
+from sitemill.scaleout._shardrobots import RobotsUpdate, robots_update, write_robots
 from sitemill.scaleout.shardcommit import (
     Live,
     ShardCommit,
@@ -22,7 +23,6 @@ from sitemill.scaleout.shardcommit import (
     entry_of,
     index_parts,
 )
-from sitemill.scaleout.shardrobots import RobotsUpdate, robots_update, write_robots
 from sitemill.shards.manifest import IndexState, Publication
 from sitemill.writing.ownbytes import file_owners
 

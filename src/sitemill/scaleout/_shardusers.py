@@ -17,8 +17,8 @@ from sitemill.config.model import Config, OutputFormat, ShardsMode
 from sitemill.errors import SinkError
 from sitemill.filenames.outputs import ENTRY_XML, read_limit
 from sitemill.jobs.bucketsite import BucketSite
+from sitemill.scaleout._shardoutputs import outputs_shard_config
 from sitemill.scaleout.shardcommit import Live
-from sitemill.scaleout.shardoutputs import outputs_shard_config
 from sitemill.shards.manifest import IndexState
 from sitemill.sources.s3 import read_object
 from sitemill.urls import site_file_path

@@ -12,10 +12,10 @@ import socket
 import urllib.error
 from typing import Any
 
-from sitemill.web import connection
+from sitemill.web import _connection as connection
+from sitemill.web._connection import Route
+from sitemill.web._waits import Waits
 from sitemill.web.answers import BLANK, LINE, read_status
-from sitemill.web.connection import Route
-from sitemill.web.waits import Waits
 
 Stream = tuple[asyncio.StreamReader, asyncio.StreamWriter]
 

@@ -21,7 +21,7 @@ from sitemill.filenames.groupnames import child_group, group_child_name
 from sitemill.render.rendered import RenderedSitemap
 from sitemill.shards.layout import ShardSetup
 from sitemill.shards.plan import child_name
-from sitemill.writing.generators import looks_like_sitemills
+from sitemill.writing._generators import looks_like_sitemills
 from sitemill.writing.groupkind import kind_name, kind_of
 from sitemill.writing.layouts import Out, RenderSitemaps, render_planned, suffix_of
 from sitemill.writing.publish import Publisher

@@ -23,7 +23,7 @@ from urllib.parse import urlsplit
 from sitemill.errors import TemplateError
 from sitemill.filenames.outputs import MAX_HTML_SITEMAP_BYTES
 from sitemill.html.generator import SITEMILL_GENERATOR, made_by_sitemill
-from sitemill.htmlmap.links import Link
+from sitemill.htmlmap._links import Link
 
 if TYPE_CHECKING:  # (the HTML sitemap is off by default: Jinja loads when a run writes it)
     import jinja2

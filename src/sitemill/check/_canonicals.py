@@ -12,9 +12,9 @@ from collections.abc import Mapping
 from typing import Final
 from urllib.parse import urlsplit
 
-from sitemill.check.livepages import PageVerdict
+from sitemill.check._livepages import PageVerdict
+from sitemill.check._sameurl import same_url
 from sitemill.check.problems import CANONICAL, CheckReport
-from sitemill.check.sameurl import same_url
 from sitemill.check.served import redirect_target, status_problem
 from sitemill.web.livesite import LiveAnswer, LiveSite
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from sitemill.entries import Entry
-from sitemill.render.compiledform import CompiledTemplate
+from sitemill.render._compiledform import CompiledTemplate
 from sitemill.urls import URI_CHARS
 
 # Markers no loc or lastmod holds, to find the fields in a probe's output.

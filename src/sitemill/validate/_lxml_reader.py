@@ -12,6 +12,7 @@ from typing import Any, Final, cast
 
 from lxml import etree
 
+from sitemill.validate._prolog import doctype_in, doctype_line, doctype_message
 from sitemill.validate.document import Document
 from sitemill.validate.limits import (
     MAX_ENTRY_NODES,
@@ -26,7 +27,6 @@ from sitemill.validate.limits import (
     too_many_around,
 )
 from sitemill.validate.names import INDEX_TAG, URLSET_TAG, undeclared_prefix, with_prefixes
-from sitemill.validate.prolog import doctype_in, doctype_line, doctype_message
 from sitemill.validate.violation import DocumentStop
 
 _SAFE: Final[dict[str, Any]] = {

@@ -1,5 +1,5 @@
 """Write a URL list's blocks (UrlBlock) into sitemap files a block at a time, in C."""
-# With the template's LineForm (sitemill.render.lineform), a block read from plain lines is written
+# With the template's LineForm (sitemill.render._lineform), a block read from plain lines is written
 # by replacing the TAB and the newline of each line with the form's fixed text, over the whole block
 # at once; the split into files is found from the running sizes of the entries. The output is the
 # compiled template's, byte for byte (the tests compare them).
@@ -15,8 +15,8 @@ from operator import add
 
 from sitemill.entries import UrlBlock
 from sitemill.errors import TemplateError
-from sitemill.render.compiledform import CompiledTemplate
-from sitemill.render.lineform import LineForm, entry_text
+from sitemill.render._compiledform import CompiledTemplate
+from sitemill.render._lineform import LineForm, entry_text
 from sitemill.render.rendered import RenderedSitemap
 
 

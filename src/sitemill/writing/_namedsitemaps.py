@@ -1,6 +1,6 @@
 """The sitemaps a replaced index names: the generator's own, which go with it, and the user's."""
 # A named sitemap is the generator's own only by the name the generator gives its own
-# (sitemill.writing.generators: Hugo's ``en/sitemap.xml``, Astro's ``sitemap-0.xml``), on the base
+# (sitemill.writing._generators: Hugo's ``en/sitemap.xml``, Astro's ``sitemap-0.xml``), on the base
 # URL's scheme, host and port, below its folder. Any other sitemap the index names is the user's
 # (Astro's customSitemaps, a hand-written index's children, those of an index whose writer cannot
 # be told, anything elsewhere) and stays byte for byte; sitemill.writing.takeover names it.
@@ -14,7 +14,7 @@ from typing import Final
 from urllib.parse import SplitResult, urlsplit
 
 from sitemill.messages import printable
-from sitemill.writing.generators import Generator
+from sitemill.writing._generators import Generator
 from sitemill.writing.sitemapfile import HEAD_BYTES, index_locs
 
 _DEFAULT_PORTS: Final = {"http": 80, "https": 443}

@@ -14,7 +14,7 @@ from typing import Final
 
 from sitemill.bounded.dedupe import SeenUrls
 from sitemill.entries import Entry
-from sitemill.listing.aliases import FolderAliases
+from sitemill.listing._aliases import FolderAliases
 
 # At most this many entries wait behind an undecided canonical; past it, the oldest is
 # kept (its target was not listed yet), so hostile pages cannot hold a whole site in memory.

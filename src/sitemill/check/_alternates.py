@@ -8,9 +8,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Final
 
-from sitemill.check.livepages import PageVerdict, live_alternates
+from sitemill.check._livepages import PageVerdict, live_alternates
+from sitemill.check._sameurl import resource_key
 from sitemill.check.problems import ALTERNATES, CheckReport
-from sitemill.check.sameurl import resource_key
 from sitemill.check.served import status_problem
 from sitemill.html.facts import read_page_facts
 from sitemill.lastmod.fingerprint.digest import MAX_FINGERPRINT_BYTES

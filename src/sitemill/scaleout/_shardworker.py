@@ -28,8 +28,8 @@ from sitemill.protocol import MAX_BYTES_LIMIT
 from sitemill.report import Report, WriteResult
 from sitemill.robots.rules import RobotsRules
 from sitemill.rules import is_candidate
-from sitemill.scaleout.membership import names_other_pages
-from sitemill.scaleout.shardoutputs import shard_pass_config
+from sitemill.scaleout._membership import names_other_pages
+from sitemill.scaleout._shardoutputs import shard_pass_config
 from sitemill.shards.manifest import child_version
 from sitemill.shards.partition import Part, Summary
 from sitemill.shards.plan import Plan, key_order, shard_id
@@ -54,7 +54,7 @@ if TYPE_CHECKING:
 # Any other page left out is not kept (a change to it, or to the configuration or robots.txt,
 # which is a full rebuild, brings it back): the private state names few hidden pages.
 # A redirect stub stays too: a canonical in another shard may name it (sitemill.listing.stubs,
-# sitemill.scaleout.membership), and its shard's state remembers where it leads.
+# sitemill.scaleout._membership), and its shard's state remembers where it leads.
 _RETURNING: Final = frozenset({SkipReason.DUPLICATE, SkipReason.CANONICAL, SkipReason.REDIRECT})
 
 

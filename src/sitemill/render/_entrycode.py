@@ -7,7 +7,7 @@ from __future__ import annotations
 from jinja2 import nodes
 
 from sitemill.entries import Alternate, Entry, Image
-from sitemill.render.compiledform import XML_SPECIAL_CHARS
+from sitemill.render._compiledform import XML_SPECIAL_CHARS
 
 FIELDS = Entry._fields
 # The fields of an entry that hold a tuple of items, and the fields of those items.

@@ -6,7 +6,7 @@ from collections.abc import Collection, Mapping
 from pathlib import Path
 
 from sitemill.config.model import Config, LastmodMode
-from sitemill.jobs.treereads import PageReads
+from sitemill.jobs._treereads import PageReads
 from sitemill.lastmod.fingerprint.versions import DATING_RULES
 from sitemill.lastmod.history.contentdates import ContentHistory
 from sitemill.lastmod.history.files import CleanHead, FileVersions, clean_head

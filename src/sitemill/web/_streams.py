@@ -21,11 +21,11 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 from urllib.parse import urlsplit
 
-from sitemill.web import connection
+from sitemill.web import _connection as connection
+from sitemill.web._connection import Route
+from sitemill.web._dialing import Stream, open_stream
+from sitemill.web._waits import Waits, Watch
 from sitemill.web.answers import BodyWanted, Reply, read_head, read_reply, read_status
-from sitemill.web.connection import Route
-from sitemill.web.dialing import Stream, open_stream
-from sitemill.web.waits import Waits, Watch
 
 # A kept connection the server closed meanwhile fails this way before any answer: asked again.
 _STALE: Final = (ConnectionError, http.client.BadStatusLine)

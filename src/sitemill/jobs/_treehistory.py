@@ -14,9 +14,9 @@ from pathlib import Path
 from typing import Final, TypeVar
 
 from sitemill.config.model import Config, ContentScope, LastmodMode
-from sitemill.jobs.treereads import PageReads, ReadOptions, read_pages, read_whole
-from sitemill.jobs.treeseen import recall, remember_walk, remembered_prints
-from sitemill.jobs.walkpool import log_then_workers, pool_for_walk, read_before_walk
+from sitemill.jobs._treereads import PageReads, ReadOptions, read_pages, read_whole
+from sitemill.jobs._treeseen import recall, remember_walk, remembered_prints
+from sitemill.jobs._walkpool import log_then_workers, pool_for_walk, read_before_walk
 from sitemill.lastmod.fingerprint.digest import (
     FINGERPRINT_VERSION,
     LineMemo,
