@@ -76,18 +76,16 @@ def check_out(site: dict[str, str], mirrors: Path, data: Path) -> str:
         )
         if ref is None:
             return f"no branch {branch} in {mirror}"
-        subprocess.run(["git", "init", "-q", str(checkout)], check=True)
+        # a local clone links the mirror's objects (a fetch would pack them, and stop at a blob
+        # the mirror lacks); the branch is then set to the ref found
         subprocess.run(
-            [
-                "git",
-                "-C",
-                str(checkout),
-                "fetch",
-                "-q",
-                str(mirror.resolve()),
-                f"+{ref}:refs/heads/{branch}",
-            ],
-            check=True,
+            ["git", "clone", "-q", "--no-checkout", str(mirror), str(checkout)], check=True
+        )
+        tip = subprocess.run(
+            ["git", "-C", str(mirror), "rev-parse", ref], capture_output=True, text=True, check=True
+        ).stdout.strip()
+        subprocess.run(
+            ["git", "-C", str(checkout), "update-ref", f"refs/heads/{branch}", tip], check=True
         )
     git = ["git", "-C", str(checkout)]
     subprocess.run(
