@@ -13,7 +13,7 @@ from sitemill.redirects import (
     parse_routing_rules,
     render_redirects,
 )
-from sitemill.redirects.routingrules import MAX_RULES_READ
+from sitemill.redirects._routingrules import MAX_RULES_READ
 
 CONFIG: dict[str, Any] = {
     "IndexDocument": {"Suffix": "index.html"},

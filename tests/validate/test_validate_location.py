@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from outputlist import validate_paths
 from sitemill.cli.main import main
 from sitemill.protocol import SITEMAP_NS
-from sitemill.validate.urls import server_path
+from sitemill.validate._urls import server_path
 
 HUGO = Path(__file__).resolve().parent / "hugo"
 SUBDIR = HUGO / "lang_in_subdir" / "public"  # defaultContentLanguageInSubdir = true

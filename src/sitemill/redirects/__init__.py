@@ -1,7 +1,11 @@
 """Redirects for removed URLs, pure: written in a host's or generator's form, read from a build."""
 # Read from the rules a build serves (`_redirects`, S3 routing rules). Text in, text out.
 
-from sitemill.redirects.formchoice import detect_generator, form_for, generator_form
+from sitemill.redirects._formchoice import detect_generator, form_for, generator_form
+from sitemill.redirects._netlifytoml import parse_netlify_toml
+from sitemill.redirects._render import redirect_notes, render_redirects
+from sitemill.redirects._routingrules import parse_routing_rules
+from sitemill.redirects._rules import RedirectRules
 from sitemill.redirects.model import (
     MAX_ROUTING_RULES,
     Redirect,
@@ -9,10 +13,6 @@ from sitemill.redirects.model import (
     is_redirect_status,
 )
 from sitemill.redirects.netlifyfile import parse_redirects_file
-from sitemill.redirects.netlifytoml import parse_netlify_toml
-from sitemill.redirects.render import redirect_notes, render_redirects
-from sitemill.redirects.routingrules import parse_routing_rules
-from sitemill.redirects.rules import RedirectRules
 
 __all__ = [
     "MAX_ROUTING_RULES",

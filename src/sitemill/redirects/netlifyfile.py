@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from sitemill.redirects._paths import url_text
-from sitemill.redirects.rules import RedirectRule, RedirectRules
+from sitemill.redirects._rules import RedirectRule, RedirectRules
 from sitemill.urls import path_key
 
 # Netlify sets no small cap on `_redirects` (it advises a few thousand rules for speed):

@@ -1,11 +1,11 @@
 """`sitemill validate`: sitemaps against the official XSDs and the protocol's rules."""
 # (An output feature's files against their format: each feature the front end lists.)
 
-# libxml2 (lxml, the validate extra) streams each document (lxml_reader, the XSDs in lxml_xsd)
+# libxml2 (lxml, the validate extra) streams each document (_lxml_reader, the XSDs in _lxml_xsd)
 # and hands the root's finished children over in batches to one document.Document, which applies
-# the rules (urls; paths resolves dot segments for the location rule) and the XSD; xmlcheck runs
+# the rules (_urls; paths resolves dot segments for the location rule) and the XSD; _xmlcheck runs
 # one document's check; limits bound what a hostile document can cost; files picks the files
-# (directories, index children, gzip, text sitemaps); ownindex tells sitemill's own index by the
+# (directories, index children, gzip, text sitemaps); _ownindex tells sitemill's own index by the
 # state beside it (a user's sitemap it names and another app serves is a note).
 
 from __future__ import annotations
@@ -17,11 +17,11 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from sitemill.bounded.inflate import GZIP_MAGIC
+from sitemill.validate._urls import base_place
+from sitemill.validate._xmlcheck import xml_check
 from sitemill.validate.files import FileFormats, Validator, file_chunks, natural_key
 from sitemill.validate.limits import FEED_BYTES
-from sitemill.validate.urls import base_place
 from sitemill.validate.violation import Severity, Violation, tally
-from sitemill.validate.xmlcheck import xml_check
 
 __all__ = ["Severity", "Violation", "check_xsd", "tally", "validate_paths"]
 

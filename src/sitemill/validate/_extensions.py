@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 from typing import Final, Protocol
 
 from sitemill.html.hreflang import is_valid_hreflang
+from sitemill.validate._urls import LocRules, place_of
 from sitemill.validate.names import LOC, short
-from sitemill.validate.urls import LocRules, place_of
 from sitemill.validate.violation import Violation, warning
 
 XHTML_LINK: Final = "{http://www.w3.org/1999/xhtml}link"

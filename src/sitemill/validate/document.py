@@ -12,9 +12,9 @@ from typing import Final, NamedTuple, Protocol
 
 from sitemill.protocol import SITEMAP_NS
 from sitemill.validate._prolog import encoding_problem
+from sitemill.validate._urls import LocRules, lastmod_problems
 from sitemill.validate.limits import MAX_OTHER_NODES, NOT_FURTHER, too_many_others
 from sitemill.validate.names import ENTRY_LIMIT, ENTRY_TAG, INDEX_TAG, URLSET_TAG, with_prefixes
-from sitemill.validate.urls import LocRules, lastmod_problems
 from sitemill.validate.violation import DocumentStop, Violation
 
 # Past this many errors in one file the rest would be noise (and a hostile file's flood).

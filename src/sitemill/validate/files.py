@@ -16,12 +16,12 @@ from sitemill.bounded.inflate import GZIP_MAGIC
 from sitemill.protocol import MAX_BYTES_LIMIT, MAX_URLS_PER_SITEMAP
 from sitemill.validate._extensions import ClusterSet, ExtensionRules
 from sitemill.validate._ownindex import OwnIndexes
+from sitemill.validate._urls import ChildrenLocs, LocRules, Place, place_of, server_path
+from sitemill.validate._xmlcheck import XmlCheck
 from sitemill.validate.document import MAX_ERRORS, Document
 from sitemill.validate.limits import FEED_BYTES, NOT_FURTHER, TOO_MANY_BYTES
 from sitemill.validate.names import INDEX_TAG, short
-from sitemill.validate.urls import ChildrenLocs, LocRules, Place, place_of, server_path
 from sitemill.validate.violation import Violation, note, warning
-from sitemill.validate.xmlcheck import XmlCheck
 
 USERS: Final = (
     "one of your own sitemaps, which sitemill's index names on purpose (another app on the "

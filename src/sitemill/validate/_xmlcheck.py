@@ -8,9 +8,9 @@ from collections.abc import Callable, Iterable, Iterator
 from functools import partial
 
 from sitemill.errors import MissingExtraError, install_hint
+from sitemill.validate._urls import LocRules
 from sitemill.validate.document import BatchSchema, Document
 from sitemill.validate.limits import cap_bytes
-from sitemill.validate.urls import LocRules
 from sitemill.validate.violation import DocumentStop, Violation
 
 _INSTALL = install_hint("validate")

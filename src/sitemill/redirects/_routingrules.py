@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from sitemill.redirects._paths import INDEX_DOCUMENT, decode_path
-from sitemill.redirects.rules import RedirectRule, RedirectRules
+from sitemill.redirects._rules import RedirectRule, RedirectRules
 from sitemill.urls import encode_path
 
 MAX_RULES_READ: Final = 1_000  # S3 holds 50; a longer answer is not S3's: the rest unread

@@ -9,6 +9,7 @@ import tomllib
 from collections.abc import Mapping
 from typing import Any
 
+from sitemill.redirects._rules import RedirectRules
 from sitemill.redirects.netlifyfile import (
     MAX_FILE_BYTES,
     NETLIFY,
@@ -16,7 +17,6 @@ from sitemill.redirects.netlifyfile import (
     add_rule,
     forward_target,
 )
-from sitemill.redirects.rules import RedirectRules
 
 
 def parse_netlify_toml(data: bytes) -> RedirectRules:
