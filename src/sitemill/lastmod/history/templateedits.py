@@ -185,6 +185,8 @@ def _by_commits(
     ``counts``: _commit_changes, the pages of each section, the pages each commit changed."""
     commits, sections, changed = counts
     others, read = _commit_census(named, chosen, pages, commits, name, tables)
+    # (a page whose versions git did not give the census gets no name: it is not counted)
+    others = [stop for stop in others if stop in tables[0]]
     if not others:
         return chosen, read
     stopped = set(named)  # (the others are counted beside the stops, never carried)
