@@ -1,7 +1,7 @@
 """A table of contents: links to the page's own headings say nothing new (fingerprint v11)."""
-# A table of contents is furniture (design.md), wherever it stands: a block whose links go to the
-# page's own fragments and whose words repeat the page's own headings says nothing the page does
-# not say. A theme that puts one in (asciidoctor's and Jekyll's ``div#toc``, JSDoc's "Table of
+# A table of contents is furniture (docs/lastmod.md), wherever it stands: a block whose links go
+# to the page's own fragments and whose words repeat the page's own headings says nothing the page
+# does not say. A theme that puts one in (asciidoctor's and Jekyll's ``div#toc``, JSDoc's "Table of
 # Contents") or renumbers it changes no word a reader reads in the page's own text.
 #
 # An entry is a link to the page itself with a fragment (``#part``, ``page.html#part``) whose
