@@ -40,18 +40,23 @@ from sitemill.state.partitionedprefix import partitioned_prefix
 from sitemill.state.shardstate import ShardState
 
 BASE = "https://example.com/"
-# The versions this sitemill cannot compute: three versions old, the first one, a newer
+# The versions this sitemill cannot compute: four versions old, the first one, a newer
 # sitemill's, and values no sitemill wrote.
-OUTDATED = [FINGERPRINT_VERSION - 3, 1, FINGERPRINT_VERSION + 1, 0, "4", None]
+OUTDATED = [FINGERPRINT_VERSION - 4, 1, FINGERPRINT_VERSION + 1, 0, "4", None]
 # A fingerprint of an old algorithm: never compared, whatever it is.
 OLD_PRINT = "0123456789abcdef0123456789abcdef"
 
 
-def test_only_the_two_previous_versions_stay_computable() -> None:
-    assert set(EARLIER_VERSIONS) == {FINGERPRINT_VERSION - 2, FINGERPRINT_VERSION - 1}
+def test_only_the_three_previous_versions_stay_computable() -> None:
+    assert set(EARLIER_VERSIONS) == {
+        FINGERPRINT_VERSION - 3,
+        FINGERPRINT_VERSION - 2,
+        FINGERPRINT_VERSION - 1,
+    }
     assert State(fingerprint_version=FINGERPRINT_VERSION - 1).outdated is False
     assert State(fingerprint_version=FINGERPRINT_VERSION - 2).outdated is False
-    assert State(fingerprint_version=FINGERPRINT_VERSION - 3).outdated is True
+    assert State(fingerprint_version=FINGERPRINT_VERSION - 3).outdated is False
+    assert State(fingerprint_version=FINGERPRINT_VERSION - 4).outdated is True
 
 
 def outdated(data: bytes, version: object) -> bytes:
@@ -161,7 +166,7 @@ def test_a_build_folder_with_a_previous_version_state_keeps_every_date(tmp_path:
 G1, G2, G3 = "2024-01-10 09:00:00", "2024-02-20 10:00:00", "2024-03-30 11:00:00"
 
 
-@pytest.mark.parametrize("version", [FINGERPRINT_VERSION - 3, 1])
+@pytest.mark.parametrize("version", [FINGERPRINT_VERSION - 4, 1])
 def test_a_git_checkout_with_an_outdated_state(tmp_path: Path, version: int) -> None:
     # Pages whose blob is unchanged keep their dates (their history's, which the state holds);
     # a page edited since is dated by its history, rung 1 of the ladder.
@@ -264,7 +269,7 @@ def test_merged_shard_states_are_read_in_their_oldest_version() -> None:
     def shard(version: int) -> ShardState:
         return ShardState("", state=State(fingerprint_version=version))
 
-    previous, old = FINGERPRINT_VERSION - 1, FINGERPRINT_VERSION - 3
+    previous, old = FINGERPRINT_VERSION - 1, FINGERPRINT_VERSION - 4
     current = merged_states([shard(FINGERPRINT_VERSION), None, shard(FINGERPRINT_VERSION)])[0]
     assert current.fingerprint_version == FINGERPRINT_VERSION
     earlier = merged_states([shard(FINGERPRINT_VERSION), shard(previous)])[0]
@@ -317,7 +322,7 @@ def test_a_partitioned_state_of_an_outdated_version(s3: Any) -> None:
     put_pages(s3, *keys)
     config, store = partitioned(s3)
     rebuild_partitioned(config, s3, BucketSite(BUCKET), store, now=NOW)
-    assert outdated_shards(s3, FINGERPRINT_VERSION - 3) == 3
+    assert outdated_shards(s3, FINGERPRINT_VERSION - 4) == 3
     put_pages(s3, *keys)  # a sync: new times, the same bytes
     s3.put_object(Bucket=BUCKET, Key="b/p1.html", Body=b"<!doctype html><title>y</title>")
     config, store = partitioned(s3)
@@ -332,8 +337,8 @@ def test_a_partitioned_state_of_an_outdated_version(s3: Any) -> None:
 def test_pages_the_new_version_reads_anew_keep_their_dates_from_a_previous_version_state(
     tmp_path: Path,
 ) -> None:
-    # Pages whose fingerprint version 10 computes otherwise than version 8 (issue 79: a JSON-LD
-    # type, a picture's resized copies): a state of version 8 (two versions old, still
+    # Pages whose fingerprint version 11 computes otherwise than version 8 (issue 79: a JSON-LD
+    # type, a picture's resized copies): a state of version 8 (three versions old, still
     # computable) compares them by its algorithm and every date is kept. (Version 9's from 8:
     # test_version9_upgrade; 10's from 9: test_version10_upgrade.)
     def pages(build: str) -> dict[str, bytes]:
@@ -350,7 +355,7 @@ def test_pages_the_new_version_reads_anew_keep_their_dates_from_a_previous_versi
         }
 
     for name, data in pages("1").items():
-        previous = fingerprint_html(data, version=FINGERPRINT_VERSION - 2, url=BASE + name)
+        previous = fingerprint_html(data, version=FINGERPRINT_VERSION - 3, url=BASE + name)
         assert fingerprint_html(data, url=BASE + name) != previous
     site, out = tmp_path / "public", tmp_path / "out"
     write_folder(site, pages("1"), T1, spread=True)
@@ -358,7 +363,7 @@ def test_pages_the_new_version_reads_anew_keep_their_dates_from_a_previous_versi
     first = tree_lastmods(out)
     state = out / STATE_NAME
     document = json.loads(gzip.decompress(state.read_bytes()))
-    document["fingerprint_version"] = previous_version = FINGERPRINT_VERSION - 2
+    document["fingerprint_version"] = previous_version = FINGERPRINT_VERSION - 3
     for name, record in document["pages"].items():
         data = (site / name).read_bytes()
         record["fingerprint"] = fingerprint_html(data, version=previous_version, url=BASE + name)

@@ -97,7 +97,10 @@ def test_a_docusaurus_install_page_keeps_every_tab() -> None:
     ]
     assert first in kept_8
     assert [text in kept_8 for text in inactive] == [True, True, True]
-    assert len(words(8)) == len(words(FINGERPRINT_VERSION)) == 865
+    assert len(words(8)) == len(words(10)) == 865
+    # (version 11 leaves out the table of contents' entry "Install Steps", a heading's words:
+    # fingerprint.contents)
+    assert len(words(FINGERPRINT_VERSION)) == 863
 
 
 @pytest.mark.parametrize(

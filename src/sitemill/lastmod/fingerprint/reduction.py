@@ -10,7 +10,13 @@ import re
 from functools import cache, lru_cache, partial
 from typing import Final
 
-from sitemill.lastmod.fingerprint import regionselect, rolemarkers, targets, titleblock
+from sitemill.lastmod.fingerprint import (
+    contents,
+    regionselect,
+    rolemarkers,
+    targets,
+    titleblock,
+)
 from sitemill.lastmod.fingerprint.comments import in_code as _in_code
 from sitemill.lastmod.fingerprint.comments import join_around_comments
 from sitemill.lastmod.fingerprint.linebatch import Passes
@@ -60,7 +66,7 @@ def reduce_markup(
     after): the page's text with its marked link and image targets;
     with ``main``, only the title, the meta description and the main region less its furniture
     (fingerprint.regionselect); targets spelled as a reader follows them from ``url``
-    (fingerprint.targets). ``version``: 8, 9 or 10 (fingerprint.versions). ``memo``: lines reduced
+    (fingerprint.targets). ``version``: 8 to 11 (fingerprint.versions). ``memo``: lines reduced
     before (the same result, line by line: fingerprint.linememo)."""
     raw = data.removeprefix(_UTF8_BOM)
     raw = leave_out_hidden(raw)  # (what no reader sees: a tab panel's seen by choosing its tab)
@@ -86,6 +92,8 @@ def _finished(text: str, *, main: bool, url: str, version: int) -> str:
     if targets.EMPTY_DESCRIPTION in text:
         text = text.replace(targets.EMPTY_DESCRIPTION, " ")
     if main:
+        if version >= 11:  # (a table of contents: fingerprint.contents)
+            text = contents.leave_out_contents(text, url)
         text = regionselect.select(text, descriptions, version, url)
     text = targets.spaced_targets(drop_invisible(text))  # (no reader sees; a target's spaces)
     return unspace_marks(targets.finish_reduction(collapse_whitespace(text), url, version))
