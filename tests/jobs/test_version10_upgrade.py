@@ -69,7 +69,7 @@ def test_a_state_of_version_9_keeps_every_date_and_then_sees_an_edit(tmp_path: P
     report = run(site, out)
     assert lastmods(out) == first and report.dates == {"kept": 2}
     state = parse_state((out / STATE_NAME).read_bytes())
-    assert state.fingerprint_version == FINGERPRINT_VERSION == 10  # (written anew, in 10)
+    assert state.fingerprint_version == FINGERPRINT_VERSION == 11  # (written anew, in 11)
     assert state.pages["news/one/index.html"].fingerprint == by_10
 
     write_pages(site, pages("What one brings, and a fix."), T3, spread=False)

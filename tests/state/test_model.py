@@ -128,12 +128,12 @@ def test_facts_of_another_version_are_read_again_and_dates_kept(facts_version: o
     assert parse_state(pack(value)).pages == {"a.html": PageRecord("e", None, "f", "2024-01-02")}
 
 
-OUTDATED = [FINGERPRINT_VERSION - 3, 1, 0, -1, FINGERPRINT_VERSION + 1, None, "1", True]
+OUTDATED = [FINGERPRINT_VERSION - 4, 1, 0, -1, FINGERPRINT_VERSION + 1, None, "1", True]
 
 
 @pytest.mark.parametrize("version", OUTDATED)
 def test_fingerprints_of_another_version_are_not_compared(version: object) -> None:
-    # Only the current and the two previous versions stay computable: a page of any other is known
+    # Only the current and the three previous versions stay computable: a page of any other is known
     # by its bytes alone (its ETag; a file that is not HTML, by its fingerprint: its bytes').
     value = header(
         **{
