@@ -10,7 +10,7 @@ WORKERS ?= 2
 DOCS_SITE ?= site
 DOCS_URL  ?= http://127.0.0.1:8000/
 
-.PHONY: venv test lint typecheck pytest demo bench sameoutputs lambda-zip release-check action-lock docs config-docs clean
+.PHONY: venv test quick lint typecheck pytest demo bench sameoutputs lambda-zip release-check action-lock docs config-docs clean
 
 venv: $(STAMP)
 
@@ -33,6 +33,12 @@ pytest: $(STAMP)
 	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -q -p no:cacheprovider -n $(WORKERS) --dist worksteal
 
 test: lint typecheck pytest
+
+# make quick: is this clone set up? ruff, and one test of each front end (the CLI's and the
+# Action's quick starts, the demo with its moto Lambda path) and of the docs and the layout.
+quick: $(STAMP)
+	$(BIN)/ruff check .
+	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -q -p no:cacheprovider -n $(WORKERS) --dist worksteal tests/docs tests/core tests/infra/test_demo.py
 
 demo: $(STAMP)
 	$(BIN)/python examples/demo.py

@@ -4,6 +4,7 @@ line by line; the Action's job summary is made by the Action's run step on the s
 
 from __future__ import annotations
 
+import argparse
 import os
 import re
 import shutil
@@ -109,3 +110,18 @@ def test_the_development_section_states_no_suite_time_that_drifts() -> None:
     block = text[text.index("\n## Development\n") :]
     block = block[: block.index("make lint")]
     assert re.search(r"\d+\s*(?:s|seconds?|minutes?)\b", block) is None, block
+
+
+def test_the_readme_names_every_command_and_llms_txt() -> None:
+    """A reader learns from the README alone what sitemill can do: each command of the CLI's
+    parser stands in it as ``sitemill NAME``, and so does llms.txt."""
+    from sitemill.cli.main import build_parser
+
+    parser = build_parser()
+    (commands,) = (a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    text = README.read_text(encoding="utf-8")
+    assert sorted(commands.choices) == sorted(
+        ["build", "urls", "s3", "validate", "check", "why", "diff", "indexnow"]
+    )
+    assert [name for name in commands.choices if f"`sitemill {name}" not in text] == []
+    assert "`llms.txt`" in text
