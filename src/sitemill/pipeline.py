@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
-from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Final
 
@@ -220,6 +220,7 @@ def _page_entries(
     extensions: Extensions | None = None,
 ) -> Iterator[Entry]:
     seen = SeenUrls()
+    waiting: dict[str, str] = {}  # listed pages' date reasons, until the gate lets them through
     tally = checks.tally
     base = config.base_url
     root_path = site_root_path(base)
@@ -257,10 +258,21 @@ def _page_entries(
             tally.skip(path, SkipReason.DUPLICATE, f"{loc} is already listed (kept the first)")
             continue
         if dates is not None and page.date_reason is not None:
-            dates[page.date_reason] += 1  # before the canonical gate: close enough
+            waiting[path] = page.date_reason  # counted once listed (the canonical gate)
         entry = _entry(Entry(loc, page.lastmod, changefreq, priority, key=path), facts)
         if extensions is not None and (extensions.alternates or extensions.images):
             entry = extensions.of(entry, path, facts)
-        yield from checks.offer(entry, path, facts)
+        yield from _dated(checks.offer(entry, path, facts), waiting, dates)
     ticker.finish()
-    yield from checks.finish()
+    yield from _dated(checks.finish(), waiting, dates)
+
+
+def _dated(
+    entries: Iterable[Entry], waiting: dict[str, str], dates: Counter[str] | None
+) -> Iterator[Entry]:
+    """The entries, each listed page's date reason counted as it is listed: a page the
+    canonical gate leaves out is not (the date tally sums to the URLs listed)."""
+    for entry in entries:
+        if dates is not None and (reason := waiting.pop(entry.key or "", None)) is not None:
+            dates[reason] += 1
+        yield entry

@@ -79,3 +79,45 @@ def test_a_build_that_removes_nothing_reads_no_redirect_rules(
     (site / "a.html").unlink()
     build(site, out)
     assert reads == [1]
+
+
+def test_the_build_says_what_a_reader_will_miss_before_the_deploy(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A removed URL nothing redirects answers 404 once deployed, and one whose content a new
+    page holds needs a redirect: the build says so (`sitemill check` only could, after the
+    deploy); a redirected URL and a page left out but still served (noindex) need nothing."""
+    site, out = tmp_path / "site", tmp_path / "out"
+    site.mkdir()
+    files = {
+        "index.html": page("home " * 40),
+        "a.html": page("alpha words " * 30),
+        "b.html": page("beta words " * 30),
+        "c.html": page("gamma words " * 30),
+        "d.html": page("delta words " * 30),
+    }
+    for name, body in files.items():
+        (site / name).write_text(body, encoding="utf-8")
+    build(site, out)
+    (site / "a.html").unlink()
+    (site / "new").mkdir()
+    (site / "new/b.html").write_text(files["b.html"], encoding="utf-8")
+    (site / "b.html").unlink()
+    (site / "c.html").write_text('<meta http-equiv="refresh" content="0; url=/">', encoding="utf-8")
+    hidden = '<meta name="robots" content="noindex">'
+    (site / "d.html").write_text(page("delta words " * 30, hidden), encoding="utf-8")
+    caplog.clear()
+
+    assert main(["build", str(site), "--out", str(out), "--base-url", BASE]) == 0
+
+    warned = [r.getMessage() for r in caplog.records if "removed" in r.getMessage()]
+    assert warned == [
+        "1 URL removed that nothing redirects: /a.html; once this build is deployed, it answers "
+        "404: add a redirect to the page that takes its place, if one does",
+        "1 URL removed whose content a new page holds: /b.html -> /new/b.html; add this "
+        "redirect before this build is deployed, or the old URL answers 404",
+    ]
+    assert {r.levelname for r in caplog.records if "removed" in r.getMessage()} == {"WARNING"}
+    caplog.clear()
+    assert main(["build", str(site), "--out", str(out), "--base-url", BASE]) == 0
+    assert [r for r in caplog.records if "removed" in r.getMessage()] == []  # (said once)

@@ -89,7 +89,7 @@ def diff_tree(
     dry = replace(config, llms_full=False, llms_pages=False)  # (no page read again for Markdown)
     report = build_tree(
         dry, site_dir, MemorySink(), progress=progress, state_store=store,
-        asked=TreeAsked(outputs),
+        asked=TreeAsked(outputs, dry=True),
     )  # fmt: skip
     written = kept.files[STATE_NAME]
     after = before if written == data else parse_state(written)

@@ -142,7 +142,7 @@ def explain_page(
     watch = PageWatch(watched)
     report = build_tree(
         config, site_dir, OverlaySink(sink), state_store=seen, previous=before,
-        asked=TreeAsked(outputs, watch),
+        asked=TreeAsked(outputs, watch, dry=True),
     )  # fmt: skip
     paths = set(watch.paths)
     if watched not in paths:

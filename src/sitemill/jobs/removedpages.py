@@ -19,6 +19,7 @@ from sitemill.state.removedurls import MAX_REMOVED, RemovedUrl
 from sitemill.urls import UrlStyle, page_url
 
 MAX_REMOVED_SHOWN: Final = 100  # removed URLs a summary names (the first in URL order)
+_EXAMPLES: Final = 3  # removed URLs a warning names
 
 
 def by_url(
@@ -105,3 +106,50 @@ def removed_summary(removed: Iterable[Removed]) -> dict[str, Any]:
         for item in items[:MAX_REMOVED_SHOWN]
     ]
     return {"removed": shown, "removed_count": len(items)}
+
+
+def removed_warnings(
+    removed: Iterable[Removed], base_url: str, served: Callable[[str], bool]
+) -> list[str]:
+    """What a build says of the URLs it removed that a reader will miss, before the deploy
+    (`sitemill check` says it again after): those nothing redirects and no page holds (they
+    answer 404), and those whose content a new page holds (a redirect to add). A URL the
+    new build redirects needs nothing, nor one whose file is still ``served`` (a page left
+    out: noindex, a copy)."""
+    missed = [item for item in removed if not _redirect(item) and not served(item.url)]
+    gone = [item for item in missed if item.verdict is Verdict.GONE]
+    renamed = [item for item in missed if item.verdict is Verdict.RENAMED]
+    short = _below(base_url)
+    found = []
+    if gone:
+        urls = ", ".join(short(item.url) for item in gone[:_EXAMPLES])
+        found.append(
+            f"{_urls(len(gone))} removed that nothing redirects"
+            f"{':' if len(gone) == 1 else ', e.g.'} {urls}; once this build is deployed, "
+            f"{'it answers' if len(gone) == 1 else 'they answer'} 404: add a redirect to the "
+            f"page that takes {'its' if len(gone) == 1 else 'their'} place, if one does"
+        )
+    if renamed:
+        pairs = ", ".join(
+            f"{short(item.url)} -> {short(item.target or '')}" for item in renamed[:_EXAMPLES]
+        )
+        found.append(
+            f"{_urls(len(renamed))} removed whose content a new page holds"
+            f"{':' if len(renamed) == 1 else ', e.g.'} {pairs}; add "
+            f"{'this redirect' if len(renamed) == 1 else 'a redirect for each'} before "
+            "this build is deployed, or the old URL answers 404"
+        )
+    return found
+
+
+def _urls(count: int) -> str:
+    return "1 URL" if count == 1 else f"{count:,} URLs"
+
+
+def _below(base_url: str) -> Callable[[str], str]:
+    """A URL below the base URL as its path from the root (``/about.html``), else whole."""
+
+    def short(url: str) -> str:
+        return "/" + url[len(base_url) :] if url.startswith(base_url) else url
+
+    return short

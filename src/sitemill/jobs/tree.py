@@ -63,6 +63,7 @@ class TreeAsked:
 
     outputs: Sequence[OutputFeature] = ()
     watch: PageWatch | None = None
+    dry: bool = False  # (why, diff: nothing is deployed, so nothing removed is warned of)
 
 
 _SITEMAPS_ALONE = TreeAsked()
@@ -126,7 +127,8 @@ def build_tree(
     if dating is not None:
         plan.remember.robots_sitemaps = users.robots_kept()
         config = keep_style(config, report.url_style, plan.remember)
-        _keep_state(config, dating, plan, report, (site_dir, output_dir or site_dir), dates)
+        folders = (site_dir, output_dir or site_dir)
+        _keep_state(config, dating, plan, report, folders, dates, dry=asked.dry)
     return report
 
 
@@ -209,6 +211,8 @@ def _keep_state(
     report: Report,
     folders: tuple[Path, Path],
     dates: ChildDates | None,
+    *,
+    dry: bool,
 ) -> None:
     """The state of the run, with what IndexNow is to announce, after the sitemaps (and the
     line on a shallow checkout that kept pages from their sources' dates); with an index, the
@@ -224,7 +228,8 @@ def _keep_state(
     remember_changes(dating.known, remember, first_run=dating.first_run)
     if not dating.first_run:
         style = report.url_style.style if report.url_style is not None else config.url_style
-        remember_removed_urls(config, folders[0], dating.known, remember, style)
+        warnings = None if dry else report.warnings  # (a dry run deploys nothing)
+        remember_removed_urls(config, folders[0], (dating.known, remember), style, warnings)
     report.indexnow = record(
         config,
         dating.known,
