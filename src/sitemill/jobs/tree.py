@@ -20,10 +20,11 @@ from sitemill.indexnow.pending import tree_pending
 from sitemill.indexnow.run import log_messages, record
 from sitemill.jobs._treehistory import TreeReading, read_pages_and_history
 from sitemill.jobs._treeoutputs import is_output, outputs_prefix
-from sitemill.jobs._treeremoved import remember_removed_urls
 from sitemill.jobs._treerobots import tree_robots
 from sitemill.jobs._treesiteurl import say_site_url
 from sitemill.jobs._treestart import TreeStart, start_dating, tree_child_dates
+from sitemill.jobs.removedpages import record_removed
+from sitemill.jobs.siteredirects import TreeRemoved
 from sitemill.jobs.treedating import PageWatch, TreeDating
 from sitemill.lastmod.fingerprint.digest import file_url
 from sitemill.lastmod.fingerprint.versions import MAX_FINGERPRINT_BYTES
@@ -222,9 +223,9 @@ def _keep_state(
     remember.digests = report.result.digests() if left else {}
     remember.plan = report.result.plan
     remember_changes(dating.known, remember, first_run=dating.first_run)
-    if not dating.first_run:
-        style = report.url_style.style if report.url_style is not None else config.url_style
-        remember_removed_urls(config, folders[0], dating.known, remember, style)
+    if not dating.first_run:  # (config: its URL style settled, keep_style)
+        lookup = TreeRemoved(folders[0], config.base_url)
+        record_removed(config, dating.known, remember, config.url_style, lookup)
     report.indexnow = record(
         config,
         dating.known,
