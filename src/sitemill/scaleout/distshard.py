@@ -22,7 +22,6 @@ from sitemill.filenames.outputs import content_type
 from sitemill.jobs.bucketpass import Listing, PassOptions, pass_listing
 from sitemill.report import Report
 from sitemill.robots.rules import RobotsRules
-from sitemill.scaleout._distgroup import group_shards
 from sitemill.scaleout._membership import PreviousMembership
 from sitemill.scaleout._shardoutputs import shard_pass_config
 from sitemill.scaleout._shardusers import users_from_json
@@ -165,6 +164,8 @@ def _render_group(
 ) -> None:
     """A group's shards, one pass each. A range that renders nothing (every page left out)
     joins the next range's shard, so the group's first file keeps the group's id."""
+    from sitemill.scaleout.distshuffle import group_shards  # (inventory mode only)
+
     carry: list[ObjectTypeDef] = []
     carry_after: str | None = None
     for after, last, chunk in group_shards(run.config, run.site.root, item, rows):

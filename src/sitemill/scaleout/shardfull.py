@@ -20,8 +20,7 @@ from sitemill.jobs.bucketsite import BucketSite
 from sitemill.lastmod.fingerprint.digest import FINGERPRINT_VERSION
 from sitemill.report import Progress, Report, WriteResult
 from sitemill.robots.rules import RobotsRules
-from sitemill.scaleout._pendingurls import record_pending
-from sitemill.scaleout._runcommit import RunCommit, commit_run
+from sitemill.scaleout._runcommit import RunCommit, commit_run, record_pending
 from sitemill.scaleout._shardstage import StagedOutputs
 from sitemill.scaleout._shardusers import full_users, pass_config
 from sitemill.scaleout._shardworker import KeptListing, parts_in
