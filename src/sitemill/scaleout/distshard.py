@@ -33,7 +33,7 @@ from sitemill.shards.partition import Part, StateRef, Summary, summary_to_json
 from sitemill.shards.plan import Plan, key_order, shard_id
 from sitemill.sinks.port import MemorySink
 from sitemill.sources.page import Page
-from sitemill.sources.s3 import Inventory, list_objects
+from sitemill.sources.s3 import Inventory, list_range
 from sitemill.state.model import State
 from sitemill.state.shardstate import ShardState, part_states
 from sitemill.state.start import Start
@@ -49,14 +49,7 @@ _STATE_THREADS: Final = 8
 
 def range_listing(run: DistributedRun, item: Item) -> Iterable[ObjectTypeDef]:
     """The item's keys by one LIST of its range (``afters[0] < key <= last``)."""
-    root, after = run.site.root, item.afters[0]
-    return list_objects(
-        run.client,
-        run.site.bucket,
-        root,
-        start_after=root + after if after else "",
-        last=None if item.last is None else root + item.last,
-    )
+    return list_range(run.client, run.site.bucket, run.site.root, item.afters[0], item.last)
 
 
 @dataclass

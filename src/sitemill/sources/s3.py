@@ -148,6 +148,15 @@ def list_objects(
         raise SourceError(f"cannot list s3://{bucket}/{prefix}: {describe_error(exc)}") from exc
 
 
+def list_range(
+    client: S3Client, bucket: str, root: str, after: str, last: str | None
+) -> Iterator[ObjectTypeDef]:
+    """The objects of a shard's range under ``root``: ``after < key <= last`` (both relative
+    to ``root``; ``after`` "" from the first key, ``last`` None to the last)."""
+    end = None if last is None else root + last
+    return list_objects(client, bucket, root, start_after=root + after if after else "", last=end)
+
+
 def read_object(
     client: S3Client,
     bucket: str,
