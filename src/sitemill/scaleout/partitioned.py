@@ -98,16 +98,12 @@ def rebuild_partitioned(
     ``options``: how it runs (RebuildOptions). A run that finds another run committed
     meanwhile starts again from its manifest."""
     requests: Counter[str] = Counter()
-    moment = now or datetime.now(UTC)
-    dry_run = options.dry_run
-    run = _Run(
-        config, client, site, store, options.threads, options.max_touched, dry_run, moment,
-        options.outputs,
-    )  # fmt: skip
+    moment, dry_run = now or datetime.now(UTC), options.dry_run
+    run = FullRun(config, client, site, store, options.threads, moment, options.outputs)
     for attempt in range(1, _ATTEMPTS + 1):
         try:
             with counted_requests(client, requests):
-                report = _attempt(run, changed, deleted, options.progress, options.distribute)
+                report = _attempt(run, options, changed, deleted)
         except ConflictError as exc:
             store.warnings.clear()
             if attempt == _ATTEMPTS:
@@ -122,25 +118,8 @@ def rebuild_partitioned(
     raise AssertionError("unreachable")
 
 
-@dataclass(frozen=True, slots=True)
-class _Run:
-    config: Config
-    client: S3Client
-    site: BucketSite
-    store: PartitionedStore
-    threads: int
-    max_touched: int
-    dry_run: bool
-    now: datetime
-    outputs: Sequence[OutputFeature]
-
-
 def _attempt(
-    run: _Run,
-    changed: Collection[str] | None,
-    deleted: Collection[str],
-    progress: Progress | None,
-    distribute: Callable[[str], str] | None,
+    run: FullRun, options: RebuildOptions, changed: Collection[str] | None, deleted: Collection[str]
 ) -> Report:
     config, client, site, store = run.config, run.client, run.site, run.store
     robots_data, robots = bucket_robots(config, client, site)
@@ -150,31 +129,31 @@ def _attempt(
     base = store.read_manifest()
     store.say_move()
     live = lives.get(base.entry) or next(iter(lives.values()))
-    if changed is not None and not run.dry_run:
+    if changed is not None and not options.dry_run:
         try:
             fresh = _fresh_plan(store, live, inputs)
             job = ShardJob(config, client, site, store, fresh, robots, run.outputs)
             if set(deleted) & (base.named() | {base.entry}):
                 raise FullRebuildNeeded("a file the sitemaps name was deleted")
-            return _incremental(job, changed, base, live, inputs, run)
+            return _incremental(job, changed, base, live, inputs, run, options.max_touched)
         except FullRebuildNeeded as exc:
             log.info("a full rebuild: %s", exc)
-    plan = base.plan
+    plan, distribute = base.plan, options.distribute
     if (
         distribute is not None
-        and not run.dry_run
+        and not options.dry_run
         and not_distributable(config, run.outputs) is None
     ):
         # In this function when the site fits it (a small site's first rebuild answers with
         # its URLs), else on the state machine: the report names the execution, and why.
-        why = too_big(config, client, site, plan, run.max_touched)
+        why = too_big(config, client, site, plan, options.max_touched)
         if why is not None:
             started = Report(WriteResult(), LastmodMode.MTIME)
             started.execution = distribute(why)
             log.info("a distributed rebuild (%s): %s", why, started.execution)
             return started
-    full = FullRun(config, client, site, store, run.threads, run.now, run.outputs)
-    return rebuild_full(full, base, live, robots, inputs, dry_run=run.dry_run, progress=progress)
+    dry_run, progress = options.dry_run, options.progress
+    return rebuild_full(run, base, live, robots, inputs, dry_run=dry_run, progress=progress)
 
 
 def _entry_names(config: Config) -> tuple[str, ...]:
@@ -202,7 +181,8 @@ def _incremental(
     base: IndexState,
     live: Live,
     inputs: str,
-    run: _Run,
+    run: FullRun,
+    max_touched: int,
 ) -> Report:
     why = whole_site(job.config, job.outputs)
     if why is not None:
@@ -216,8 +196,8 @@ def _incremental(
     # lines alone (sitemill's own rewrite) changes no shard.
     for path in (path for path in changed if path != ROBOTS_TXT):
         touched.setdefault(job.plan.shard_of(path), set()).add(path)
-    if len(touched) > run.max_touched:
-        raise FullRebuildNeeded(f"{len(touched)} shards touched, more than {run.max_touched}")
+    if len(touched) > max_touched:
+        raise FullRebuildNeeded(f"{len(touched)} shards touched, more than {max_touched}")
     with ThreadPoolExecutor(max_workers=max(1, min(run.threads, len(touched) or 1))) as pool:
         rendered = list(pool.map(lambda item: render_shard(job, *item), sorted(touched.items())))
     found = {url: kind for item in rendered for url, kind in item.found.items()}
