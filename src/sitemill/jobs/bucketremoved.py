@@ -35,7 +35,7 @@ class ListedBefore:
         self.redirects: dict[str, PageFacts] = {}
 
     def note(self, page: Page) -> None:
-        """Told each page with its facts (bucket_pass's ``on_dated``)."""
+        """Told each page with its facts (pass_listing's ``on_dated``)."""
         if page.path in self.start.state.pages:
             self.keys.add(page.path)
             if page.facts is not None and page.facts.refresh is not None:
