@@ -34,9 +34,8 @@ from sitemill.sources.page import Page
 from sitemill.urls import page_url, site_root_path
 from sitemill.urlstyle import StyleDecision, resolve_url_style
 from sitemill.writing.childdates import ChildDates
-from sitemill.writing.emptyrun import explain_empty_run
 from sitemill.writing.ownbytes import file_owners
-from sitemill.writing.writer import WriteSetup, write_sitemaps
+from sitemill.writing.writer import WriteSetup, explain_empty_run, write_sitemaps
 
 if TYPE_CHECKING:
     from sitemill.images.pages import HasFile

@@ -183,7 +183,7 @@ def heads_line(report: Report) -> str:
     )
 
 
-# How requests are told, in this order (sitemill.sources.s3requests.counted_requests names them).
+# How requests are told, in this order (sitemill.sources.s3.counted_requests names them).
 REQUEST_KINDS: Final = ("LIST", "GET", "HEAD", "PUT", "DELETE")
 
 

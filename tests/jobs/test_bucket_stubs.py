@@ -32,11 +32,10 @@ from sitemill.jobs.bucket import BucketSite
 from sitemill.report import Report
 from sitemill.scaleout.distplan import RunRequest
 from sitemill.scaleout.executor import LocalExecutor
-from sitemill.scaleout.partitionedstore import open_partitioned
+from sitemill.scaleout.partitionedstore import open_partitioned, partitioned_prefix
 from sitemill.state.model import State
 from sitemill.state.parse import parse_state
 from sitemill.state.partitioned import PartitionedStore
-from sitemill.state.partitionedprefix import partitioned_prefix
 
 
 def page(title: str, canonical: str | None = None, extra: str = "") -> bytes:

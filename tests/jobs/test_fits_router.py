@@ -1,4 +1,4 @@
-"""Whether a full rebuild fits the router's function (sitemill.jobs.fitsrouter): the count of a
+"""Whether a full rebuild fits the router's function (sitemill.scaleout.partitioned): the count of a
 site without a plan stops as soon as the answer is known, so a huge bucket is never listed
 whole before the rebuild is handed to the state machine."""
 
@@ -13,7 +13,7 @@ from moto.s3.models import s3_backends
 
 from s3util import BUCKET, PAGE, Requests, make_config, moto_bucket
 from sitemill.jobs.bucketsite import BucketSite
-from sitemill.jobs.fitsrouter import too_big
+from sitemill.scaleout.partitioned import too_big
 from sitemill.shards.plan import Plan
 
 SITE = BucketSite(BUCKET, "site/")

@@ -83,3 +83,21 @@ def test_a_build_that_removes_nothing_makes_urls_only_of_the_pages_it_added_or_c
     del after.pages["p3.html"]
     found = diff_states(config, before, after, UrlStyle.FILE, lambda url: None)
     assert [item.url for item in found.removed] == [f"{BASE}p3.html"] and len(made) == 2000
+
+
+def test_every_run_records_what_it_removed_through_one_hook() -> None:
+    """The tree, the bucket and the sharded router keep what they removed the same way:
+    jobs.removedpages.record_removed (diff_states, then remember_removed) is the one caller
+    of remember_removed; a dry mode (sitemill diff) may ask diff_states alone."""
+    import ast
+    from pathlib import Path
+
+    package = Path(sitemill.jobs.removedpages.__file__).parents[1]
+    callers = set()
+    for path in package.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name | ast.Attribute):
+                name = node.func.id if isinstance(node.func, ast.Name) else node.func.attr
+                if name == "remember_removed":
+                    callers.add(path.relative_to(package).as_posix())
+    assert callers == {"jobs/removedpages.py"}

@@ -23,9 +23,9 @@ from sitemill.jobs.bucket import BucketSite
 from sitemill.lastmod.fingerprint.digest import file_url, reduce_html
 from sitemill.lastmod.fingerprint.resemblance import sketch_text
 from sitemill.report import Report
+from sitemill.scaleout.partitionedstore import partitioned_prefix
 from sitemill.state.model import dump_document
 from sitemill.state.partitioned import PartitionedStore
-from sitemill.state.partitionedprefix import partitioned_prefix
 from sitemill.state.shardstate import parse_shard_state
 
 BASE = "https://example.com/"

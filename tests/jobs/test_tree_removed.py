@@ -1,4 +1,4 @@
-"""A tree build keeps the URLs it removed in its state, for `sitemill check` (jobs.treeremoved)."""
+"""A tree build keeps the URLs it removed in its state, for `sitemill check` (siteredirects)."""
 
 from __future__ import annotations
 

@@ -14,7 +14,8 @@ import pytest
 from outputlist import build_from_url_list
 from sitemill.config.model import load_config
 from sitemill.report import Report
-from sitemill.sinks import LocalDirSink, local
+from sitemill.sinks import LocalDirSink
+from sitemill.sinks import _local as local
 
 BASE = "https://example.com/"
 LIST = "".join(f"{BASE}p/{n}\t2024-01-02T03:04:05+00:00\n" for n in range(2_500)).encode()

@@ -34,13 +34,12 @@ from sitemill.config.model import Config
 from sitemill.errors import SitemillError
 from sitemill.jobs.bucket import BucketSite
 from sitemill.report import shards_line, summary_counts
-from sitemill.scaleout.partitionedstore import open_partitioned
+from sitemill.scaleout.partitionedstore import open_partitioned, partitioned_prefix
 from sitemill.scaleout.shardcommit import head_live
 from sitemill.scaleout.shardfull import rebuild_full
 from sitemill.scaleout.shardinputs import bucket_robots, inputs_fingerprint
 from sitemill.shards.manifest import DELETE_AFTER
 from sitemill.state.partitioned import PartitionedStore
-from sitemill.state.partitionedprefix import partitioned_prefix
 from sitemill.state.s3 import S3StateStore
 from xsd import assert_xsd_valid
 

@@ -20,9 +20,8 @@ from sitemill.jobs.bucket import BucketSite
 from sitemill.protocol import Precision, format_lastmod
 from sitemill.scaleout.distplan import RunRequest
 from sitemill.scaleout.executor import LocalExecutor
-from sitemill.scaleout.partitionedstore import open_partitioned
+from sitemill.scaleout.partitionedstore import open_partitioned, partitioned_prefix
 from sitemill.state.partitioned import PartitionedStore
-from sitemill.state.partitionedprefix import partitioned_prefix
 from xsd import assert_xsd_valid
 
 STATE_BUCKET = "state-bucket"

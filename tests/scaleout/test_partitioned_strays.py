@@ -20,9 +20,9 @@ from sitemill.config.model import Config
 from sitemill.filenames.outputs import stored_digest
 from sitemill.jobs.bucket import BucketSite
 from sitemill.report import Report
+from sitemill.scaleout.partitionedstore import partitioned_prefix
 from sitemill.shards.manifest import DELETE_AFTER, child_version
 from sitemill.state.partitioned import PartitionedStore
-from sitemill.state.partitionedprefix import partitioned_prefix
 
 STATE_BUCKET = "state-bucket"
 MANIFEST = "site/sitemill-state/index-state.json"

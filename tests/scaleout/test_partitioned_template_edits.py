@@ -17,8 +17,8 @@ from outputlist import rebuild_partitioned
 from s3util import BUCKET, make_config, moto_bucket
 from sitemill.config.model import Config
 from sitemill.jobs.bucket import BucketSite
+from sitemill.scaleout.partitionedstore import partitioned_prefix
 from sitemill.state.partitioned import PartitionedStore
-from sitemill.state.partitionedprefix import partitioned_prefix
 
 STATE_BUCKET = "state-bucket"
 NOW = datetime(2026, 11, 23, 12, 0, tzinfo=UTC)

@@ -72,8 +72,7 @@ def _diff(config: Config, client: S3Client, site: BucketSite) -> BucketDiff:
         return diff_bucket(
             config, client, site, state_store=store, previous=previous, outputs=OUTPUTS
         )
-    from sitemill.jobs.fitsrouter import too_big
-    from sitemill.scaleout.partitioned import MAX_TOUCHED
+    from sitemill.scaleout.partitioned import MAX_TOUCHED, too_big
 
     why = too_big(config, client, site, partitioned.read_manifest().plan, MAX_TOUCHED)
     if why is not None:

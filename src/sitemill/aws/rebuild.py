@@ -21,9 +21,8 @@ from sitemill.aws.clients import (
 )
 from sitemill.aws.events import Trigger
 from sitemill.config.model import Config
-from sitemill.jobs.afterpublish import after_publishing
+from sitemill.jobs.afterpublish import after_publishing, bucket_file_writer
 from sitemill.jobs.bucket import BucketSite, build_bucket
-from sitemill.jobs.bucketkey import bucket_file_writer
 from sitemill.jobs.features import OUTPUTS
 from sitemill.report import Report, summary_counts
 from sitemill.scaleout.bucketrun import RunAsked, rebuild_site

@@ -21,8 +21,7 @@ from sitemill.aws.clients import (
 )
 from sitemill.config.model import load_config
 from sitemill.errors import ConfigError, SitemillError
-from sitemill.jobs.afterpublish import after_publishing
-from sitemill.jobs.bucketkey import bucket_file_writer
+from sitemill.jobs.afterpublish import after_publishing, bucket_file_writer
 from sitemill.jobs.features import OUTPUTS
 from sitemill.report import summary_counts
 from sitemill.scaleout.distplan import DistributedRun, RunRequest, plan_run

@@ -16,8 +16,7 @@ from sitemill.cli._s3function import refuse_state_elsewhere
 from sitemill.cli._usage import say
 from sitemill.config.model import Config
 from sitemill.errors import ConfigError
-from sitemill.jobs.afterpublish import after_publishing
-from sitemill.jobs.bucketkey import bucket_file_writer
+from sitemill.jobs.afterpublish import after_publishing, bucket_file_writer
 from sitemill.jobs.features import OUTPUTS
 from sitemill.messages import counted
 from sitemill.report import Report

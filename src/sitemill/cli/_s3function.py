@@ -17,8 +17,8 @@ from sitemill.config.model import Config
 from sitemill.errors import ConfigError, SitemillError
 from sitemill.filenames.outputs import ENTRY_XML, STATE_NAME
 from sitemill.jobs.bucketsite import BucketSite
+from sitemill.scaleout.partitionedstore import partitioned_prefix
 from sitemill.sources.s3 import describe_error, read_object
-from sitemill.state.partitionedprefix import partitioned_prefix
 from sitemill.state.s3 import parse_s3_location
 
 if TYPE_CHECKING:

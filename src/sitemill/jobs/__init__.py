@@ -1,7 +1,7 @@
 """The runs over each source (tree, urllist, bucket), their shared steps, the feature list."""
 # A file tree (tree, its pages and git history read side by side), a URL list (urllist), an S3
 # bucket (bucket, with bucketpass: the listing and one pass over its pages every bucket run
-# shares, bucketsite, bucketkey, fitsrouter: whether a site fits one function run), what follows
-# a publish (afterpublish), and features: the one list of output features the front ends pass
-# down. Sharded and distributed runs are the scale-out wing's (sitemill.scaleout), which stands
-# on these.
+# shares, bucketsite), what every run keeps of what it removed (removedpages), what follows a
+# publish (afterpublish: the IndexNow key file in a folder or a bucket), and features: the one
+# list of output features the front ends pass down. Sharded and distributed runs are the
+# scale-out wing's (sitemill.scaleout), which stands on these.

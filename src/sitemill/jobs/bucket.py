@@ -26,11 +26,11 @@ from sitemill.report import Progress, Report
 from sitemill.sinks.s3 import S3Sink
 from sitemill.sources.s3 import (
     Inventory,
+    counted_requests,
     list_objects,
     read_bucket_robots,
     read_bucket_state,
 )
-from sitemill.sources.s3requests import counted_requests
 from sitemill.state.model import State
 from sitemill.state.s3 import S3StateStore
 from sitemill.state.start import Previous, missing_state_warning, save_state, start_state

@@ -56,10 +56,9 @@ class PassOptions:
     (default: the start state's); ``kept``: own files not to delete yet; ``on_page``, ``on_skip``,
     ``on_dated``: told each page, in order (left out, and why; with its facts and date: ``why``);
     ``others``: the site's other shards (scaleout.membership); ``raw_keys``: cut shards among
-    every candidate key, a duplicate's too (a private state's); ``empty``: Inventory.empty
-    (website redirects); ``named``: the user's sitemaps to name; ``outputs``: the output
-    features the front end lists (none unless listed); ``live``: where they read what is
-    live, when ``sink`` stages (sitemill.outputs.OutputRun)."""
+    every candidate key, a duplicate's too (a private state's); ``named``: the user's sitemaps
+    to name; ``outputs``: the output features the front end lists (none unless listed);
+    ``live``: where they read what is live, when ``sink`` stages (sitemill.outputs.OutputRun)."""
 
     robots: RobotsRules | None
     progress: Progress | None = None
@@ -69,7 +68,6 @@ class PassOptions:
     on_skip: OnSkip | None = None
     others: OtherShards | None = None
     raw_keys: bool = False
-    empty: Container[str] | None = None
     on_dated: Callable[[Page], None] | None = None
     named: Callable[[], UserSitemaps] | None = None
     outputs: Sequence[OutputFeature] = ()
@@ -80,11 +78,14 @@ class PassOptions:
 class Listing:
     """What a bucket run lists: its ``objects`` in key order (the whole prefix, a shard's
     range, a group's rows), read as pages by ``config``, the old outputs and empty objects
-    among them noted in ``inventory`` (the sink's, when it writes to the bucket)."""
+    among them noted in ``inventory`` (the sink's, when it writes to the bucket); or its
+    ``pages``, read already (the router's shard: its state's listing with the changed keys
+    listed anew, scaleout._shardworker), whose canonicals ask no website redirect."""
 
     config: Config
     objects: Iterable[ObjectTypeDef]
     inventory: Inventory
+    pages: Iterable[Page] | None = None
 
 
 def pass_listing(
@@ -96,30 +97,18 @@ def pass_listing(
     listing: Listing,
     options: PassOptions,
 ) -> tuple[Report, Knowledge]:
-    """The step every bucket run shares (the one-state bucket, the sharded full rebuild, a
-    distributed worker): the ``listing``'s objects as pages, a leftover sitemap.html asked
-    by its head whether sitemill made it, through one pass (bucket_pass) that knows the
-    listing's empty objects (website redirects)."""
-    root, inventory = site.root, listing.inventory
-    heads = head_reader(client, site.bucket, root)  # (a sitemap.html: is it sitemill's?)
-    pages = bucket_pages(listing.config, listing.objects, root, inventory, heads)
-    told = dataclasses.replace(options, empty=inventory.empty)
-    return bucket_pass(config, client, site, sink, start, pages, told)
-
-
-def bucket_pass(
-    config: Config,
-    client: S3Client,
-    site: BucketSite,
-    sink: Sink,
-    start: Start,
-    pages: Iterable[Page],
-    options: PassOptions,
-) -> tuple[Report, Knowledge]:
-    """The ``pages`` (sources.s3.bucket_pages) with their facts (heads read many at a time
-    where the start state does not know them), generated and written through ``sink``; and
-    what the run learnt (``options``: PassOptions)."""
+    """The step every bucket run shares (the one-state bucket, the sharded full rebuild, the
+    router's shard, a distributed worker): the ``listing``'s pages (sources.s3.bucket_pages:
+    a leftover sitemap.html asked by its head whether sitemill made it) with their facts
+    (heads read many at a time where the start state does not know them), generated and
+    written through ``sink``; and what the run learnt (``options``: PassOptions)."""
     robots, raw_keys, others = options.robots, options.raw_keys, options.others  # (short names)
+    pages, empty = listing.pages, None
+    if pages is None:
+        heads = head_reader(client, site.bucket, site.root)  # (a sitemap.html: is it sitemill's?)
+        inventory = listing.inventory
+        pages = bucket_pages(listing.config, listing.objects, site.root, inventory, heads)
+        empty = inventory.empty  # (website redirects)
     run_time = datetime.now(UTC)
     knowledge, pages = _judged(config, robots, knowledge_for(config, start), pages, run_time)
     pages = _no_later(pages, evidence_ceiling(run_time))
@@ -138,7 +127,7 @@ def bucket_pass(
         recorded=start.state.digests,
         on_skip=_also(knowledge.remember.forget, options.on_skip),  # (the state: no such page)
         shards=setup, kept=options.kept, others=others, style=start.state.url_style,
-        redirects=_either(website_redirects(config, client, site, options.empty), others),
+        redirects=_either(website_redirects(config, client, site, empty), others),
         on_stubs=partial(knowledge.remember.settle_stubs, private=raw_keys),  # (raw: private)
         dates=child_dates(config, start.state, lambda: run_time, run_time),  # (the upload)
         named=options.named,

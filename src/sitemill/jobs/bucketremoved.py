@@ -35,7 +35,7 @@ class ListedBefore:
         self.redirects: dict[str, PageFacts] = {}
 
     def note(self, page: Page) -> None:
-        """Told each page with its facts (bucket_pass's ``on_dated``)."""
+        """Told each page with its facts (pass_listing's ``on_dated``)."""
         if page.path in self.start.state.pages:
             self.keys.add(page.path)
             if page.facts is not None and page.facts.refresh is not None:
@@ -48,13 +48,11 @@ class ListedBefore:
         started from) and the URLs it removed in ``after``; a first run tells nothing."""
         if self.start.first_run:
             return
-        from sitemill.jobs.removedpages import diff_states, remember_removed  # (a rebuild's)
+        from sitemill.jobs.removedpages import record_removed  # (a rebuild's)
 
-        before = self.start.state
         style = report.url_style.style if report.url_style is not None else config.url_style
         redirects = BucketRedirects(client, site, config.base_url, self)
-        report.diff = diff_states(config, before, after, style, redirects)
-        remember_removed(before, after, report.diff, redirects.served)
+        report.diff = record_removed(config, self.start.state, after, style, redirects)
 
 
 class BucketRedirects:

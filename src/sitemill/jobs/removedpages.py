@@ -7,7 +7,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any, Final
+from typing import Any, Final, Protocol
 
 from sitemill.config.model import Config
 from sitemill.diff.compare import RedirectOf, compare_builds
@@ -70,6 +70,30 @@ def diff_states(
         after.fingerprint_main,
     )
     return compare_builds(old, new, redirect_of, same_fingerprints=same, unseen=unseen)
+
+
+class RemovedLookup(Protocol):
+    """Where a removed URL leads (diff.compare.RedirectOf: asked of removed URLs alone), and
+    whether a file still serves it: a tree's (jobs.siteredirects), a bucket's
+    (jobs.bucketremoved)."""
+
+    def __call__(self, url: str) -> tuple[str, str] | None: ...
+    def served(self, url: str) -> bool: ...
+
+
+def record_removed(
+    config: Config,
+    before: State,
+    after: State,
+    style: UrlStyle,
+    lookup: RemovedLookup,
+    unseen: Callable[[str], bool] | None = None,
+) -> SiteDiff:
+    """What every run that keeps a state does with what it removed: the report of ``after``
+    against ``before`` (diff_states), and ``after.removed`` set from it (remember_removed)."""
+    diff = diff_states(config, before, after, style, lookup, unseen)
+    remember_removed(before, after, diff, lookup.served)
+    return diff
 
 
 def remember_removed(

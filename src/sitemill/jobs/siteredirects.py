@@ -1,4 +1,4 @@
-"""The redirects a site directory serves: its redirect stub pages, then its host's rules."""
+"""The redirects a site directory serves: where a tree build's removed URLs lead, if anywhere."""
 # A static host serves a file before any rule (Netlify: unless the rule is forced), so a removed
 # URL's own file is asked first: a meta refresh there is the redirect (Hugo aliases, the
 # generators' redirect plugins). Then `_redirects` and `netlify.toml` at the site's root, as
@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from urllib.parse import unquote, urljoin, urlsplit
 
 from sitemill.diff.compare import RedirectOf
@@ -18,6 +19,26 @@ from sitemill.redirects.netlifyfile import MAX_FILE_BYTES
 from sitemill.safefs import Root
 
 HOST_FILES = ("_redirects", "netlify.toml")  # at the root of the published folder
+
+
+class TreeRemoved:
+    """Where a tree build's removed URL leads (site_redirects), and whether a file still
+    serves it (jobs.removedpages.RemovedLookup): a build keeps the URLs it removed whose file
+    is gone or is a redirect stub (a page left out but still served, noindex or a copy, is
+    not named: the state may be public), as a bucket's rebuild keeps them."""
+
+    def __init__(self, site_dir: Path, base_url: str) -> None:
+        self.site, self.base_url = Root(site_dir, hidden=False), base_url
+        self.redirect_of = site_redirects(self.site, base_url)
+
+    def __call__(self, url: str) -> tuple[str, str] | None:
+        return self.redirect_of(url)
+
+    def served(self, url: str) -> bool:
+        if not url.startswith(self.base_url):
+            return False
+        rest = url[len(self.base_url) :]
+        return any(stub_page(self.site, path) is not None for path in served_by(rest))
 
 
 def site_redirects(site: Root, base_url: str) -> RedirectOf:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import hashlib
 import logging
-from collections.abc import Callable, Sequence
+import os
+from collections.abc import Callable, Collection, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass
 from functools import partial
@@ -14,16 +15,17 @@ from typing import TYPE_CHECKING
 from sitemill.check.changes import remember_changes
 from sitemill.config.model import Config, ContentScope, OutputFormat
 from sitemill.config.tables import group_names
-from sitemill.errors import RefusedError
+from sitemill.errors import RefusedError, SinkError
+from sitemill.filenames.outputs import HTML_SITEMAP, ROBOTS_TXT, is_own_name
 from sitemill.html.facts import ORDINARY_PAGE, PAGE_FACTS_BYTES
 from sitemill.indexnow.pending import tree_pending
 from sitemill.indexnow.run import log_messages, record
 from sitemill.jobs._treehistory import TreeReading, read_pages_and_history
-from sitemill.jobs._treeoutputs import is_output, outputs_prefix
-from sitemill.jobs._treeremoved import remember_removed_urls
 from sitemill.jobs._treerobots import tree_robots
 from sitemill.jobs._treesiteurl import say_site_url
 from sitemill.jobs._treestart import TreeStart, start_dating, tree_child_dates
+from sitemill.jobs.removedpages import record_removed, removed_warnings
+from sitemill.jobs.siteredirects import TreeRemoved
 from sitemill.jobs.treedating import PageWatch, TreeDating
 from sitemill.lastmod.fingerprint.digest import file_url
 from sitemill.lastmod.fingerprint.versions import MAX_FINGERPRINT_BYTES
@@ -127,8 +129,7 @@ def build_tree(
     if dating is not None:
         plan.remember.robots_sitemaps = users.robots_kept()
         config = keep_style(config, report.url_style, plan.remember)
-        folders = (site_dir, output_dir or site_dir)
-        _keep_state(config, dating, plan, report, folders, dates, dry=asked.dry)
+        _keep_state(config, dating, plan, report, (site_dir, output_dir or site_dir), asked, dates)
     return report
 
 
@@ -210,9 +211,8 @@ def _keep_state(
     plan: TreeDating,
     report: Report,
     folders: tuple[Path, Path],
+    asked: TreeAsked,
     dates: ChildDates | None,
-    *,
-    dry: bool,
 ) -> None:
     """The state of the run, with what IndexNow is to announce, after the sitemaps (and the
     line on a shallow checkout that kept pages from their sources' dates); with an index, the
@@ -226,10 +226,13 @@ def _keep_state(
     remember.digests = report.result.digests() if left else {}
     remember.plan = report.result.plan
     remember_changes(dating.known, remember, first_run=dating.first_run)
-    if not dating.first_run:
-        style = report.url_style.style if report.url_style is not None else config.url_style
-        warnings = None if dry else report.warnings  # (a dry run deploys nothing)
-        remember_removed_urls(config, folders[0], (dating.known, remember), style, warnings)
+    if not dating.first_run:  # (config: its URL style settled, keep_style)
+        lookup = TreeRemoved(folders[0], config.base_url)
+        diff = record_removed(config, dating.known, remember, config.url_style, lookup)
+        if not asked.dry:  # (a dry run deploys nothing: why, diff)
+            for message in removed_warnings(diff.removed, config.base_url, lookup.served):
+                log.warning("%s", message)
+                report.warnings.append(message)
     report.indexnow = record(
         config,
         dating.known,
@@ -292,3 +295,41 @@ def _take_over(
     first = not dating or dating.first_run
     take_over(files_of(sink), found, report, config.base_url, first=first, lost=lost)
     say_site_url(config.base_url, site_dir, dating.known if dating else None, found, report)
+
+
+def outputs_prefix(site_dir: Path, output_dir: Path | None) -> str | None:
+    """The output folder as a site path prefix ("out/"), or None when it is not inside.
+
+    A folder named inside the site that a symbolic link takes outside it is a SinkError:
+    sitemill would write (and the Action commit) wherever a committed link points.
+    """
+    if output_dir is None:
+        return None
+    site_real = os.path.realpath(site_dir)
+    out_real = os.path.realpath(output_dir)
+    if os.path.commonpath([site_real, out_real]) != site_real:
+        named = os.path.abspath(output_dir)
+        site_named = os.path.abspath(site_dir)
+        if os.path.commonpath([site_named, named]) == site_named:
+            raise SinkError(
+                f"output folder {output_dir} is inside the site but leads outside it "
+                f"(to {out_real}): refusing to write through a symbolic link"
+            )
+        return None
+    inside = Path(out_real).relative_to(site_real)
+    return "" if inside == Path() else inside.as_posix() + "/"
+
+
+def is_output(
+    path: str, prefix: str | None, groups: Collection[str] = (), *, html_sitemap: bool = True
+) -> bool:
+    """Whether ``path`` is one of sitemill's files in the output folder (``prefix``: where
+    that lies in the site; ``groups``: the named groups whose children are sitemill's;
+    sitemap.html is the user's page while ``html_sitemap`` is off, unless its bytes say
+    sitemill made it: sitemill.jobs.tree.is_leftover)."""
+    if prefix is None or not path.startswith(prefix):
+        return False
+    name = path[len(prefix) :]
+    if name == HTML_SITEMAP:
+        return html_sitemap
+    return "/" not in name and (is_own_name(name, groups) or name == ROBOTS_TXT)

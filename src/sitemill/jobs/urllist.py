@@ -25,9 +25,8 @@ from sitemill.sinks import Sink
 from sitemill.sources.urlchunks import CHUNK_BYTES, LineChunk, PlainChunks, chunks_of
 from sitemill.sources.urllist import read_url_list
 from sitemill.urls import encode_host, encode_uri_text, remove_dot_segments
-from sitemill.writing.emptyrun import explain_empty_run
 from sitemill.writing.usersitemaps import user_sitemaps
-from sitemill.writing.writer import WriteSetup, write_sitemaps
+from sitemill.writing.writer import WriteSetup, explain_empty_run, write_sitemaps
 
 _T = TypeVar("_T")
 

@@ -11,11 +11,16 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, NoReturn, Protocol
 
+from sitemill.config.model import Config
 from sitemill.config.tables import group_names
 from sitemill.errors import ConflictError
-from sitemill.filenames.outputs import stored_digest
+from sitemill.filenames.outputs import ROBOTS_TXT, content_type, stored_digest
+from sitemill.indexnow.outcome import IndexNowOutcome
+from sitemill.indexnow.pending import ObjectPending
+from sitemill.indexnow.run import log_messages, record_found
+from sitemill.jobs.bucketsite import BucketSite
+from sitemill.report import WriteResult
 from sitemill.scaleout._shardcollect import find_strays
-from sitemill.scaleout._shardrobots import RobotsUpdate, robots_update, write_robots
 from sitemill.scaleout.shardcommit import (
     Live,
     ShardCommit,
@@ -24,20 +29,19 @@ from sitemill.scaleout.shardcommit import (
     index_parts,
 )
 from sitemill.shards.manifest import IndexState, Publication
+from sitemill.sinks.s3 import S3Sink
+from sitemill.writing.layouts import new_robots
 from sitemill.writing.ownbytes import file_owners
+from sitemill.writing.usersitemaps import UserSitemaps
 
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
 
-    from sitemill.config.model import Config
-    from sitemill.jobs.bucketsite import BucketSite
     from sitemill.outputs import OutputFeature
-    from sitemill.report import WriteResult
     from sitemill.shards.partition import Part, StateRef
     from sitemill.shards.plan import Plan
     from sitemill.state.partitioned import PartitionedStore
     from sitemill.state.removedurls import RemovedUrl
-    from sitemill.writing.usersitemaps import UserSitemaps
 
 
 class Committer(Protocol):
@@ -113,3 +117,62 @@ def commit_run(
         superseded()
     write_robots(robots, result)
     return committed
+
+
+# Decided before the commit, written after it (robots.txt names the entry file, live only then):
+# the lines sitemill writes for the user's sitemaps only robots.txt may name are recorded in the
+# manifest it commits, so that a later run removes those it no longer wants and never a line the
+# user wrote (sitemill.robots.lines). A run that does not rewrite robots.txt keeps the record.
+@dataclass(frozen=True, slots=True)
+class RobotsUpdate:
+    """robots.txt as the run rewrites it after its commit (None: as it is), and the lines
+    sitemill wrote there for the user's sitemaps (the manifest's record)."""
+
+    lines: tuple[str, ...]
+    sink: S3Sink | None = None
+    data: bytes | None = None
+
+
+def robots_update(
+    config: Config,
+    client: S3Client,
+    site: BucketSite,
+    entry: str,
+    others: Sequence[str],
+    written: Sequence[str],
+) -> RobotsUpdate:
+    """robots.txt with the Sitemap line of the entry file, then ``others`` (the user's
+    sitemaps only robots.txt may name), when sitemill maintains it; ``written``: the lines
+    the last manifest records (replaced; every other line stays)."""
+    if not config.robots_txt:
+        return RobotsUpdate(tuple(written))
+    sink = S3Sink(client, site.bucket, site.root, cache_control=site.cache_control)
+    users = UserSitemaps(robots_before=frozenset(written))
+    data = new_robots(sink, config, [config.base_url + entry, *others], None, users)
+    return RobotsUpdate(tuple(users.robots_written or ()), sink, data)
+
+
+def write_robots(update: RobotsUpdate, result: WriteResult) -> None:
+    """Write robots.txt once the commit is live (in place, conditional on the version read)."""
+    if update.sink is None or update.data is None:
+        return
+    if update.sink.put(ROBOTS_TXT, update.data, content_type=content_type(ROBOTS_TXT)):
+        result.written.append(ROBOTS_TXT)
+
+
+def record_pending(
+    config: Config,
+    store: PartitionedStore,
+    found: dict[str, str],
+    *,
+    first_run: bool,
+    dry_run: bool = False,
+) -> IndexNowOutcome | None:
+    """IndexNow's URLs of a run, kept with those not sent yet beside the partitioned state
+    (a dry run reads them, and keeps nothing)."""
+    outcome = record_found(
+        config, found, ObjectPending(store.pending_store()), first_run=first_run, dry_run=dry_run
+    )
+    if outcome is not None:
+        log_messages(outcome, store.warnings)
+    return outcome

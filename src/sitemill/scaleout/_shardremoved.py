@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from sitemill.diff.model import SiteDiff
 from sitemill.jobs.bucketremoved import BucketRedirects, ListedBefore
-from sitemill.jobs.removedpages import diff_states, remember_removed
+from sitemill.jobs.removedpages import record_removed
 from sitemill.scaleout._shardworker import Rendered, ShardJob
 from sitemill.scaleout.shardfull import merged_states
 from sitemill.sources.s3pages import key_paths
@@ -48,10 +48,8 @@ def removed_by(
     redirects = BucketRedirects(job.client, job.site, config.base_url, listed)
     style = _style(config.url_style, before, after)
     unseen = _untouched(job, {item.summary.shard for item in items})
-    diff = diff_states(config, before, after, style, redirects, unseen)
     before.removed = dict(job.store.removed)  # (the manifest's: kept when none is removed)
-    remember_removed(before, after, diff, redirects.served)
-    return diff, after.removed
+    return record_removed(config, before, after, style, redirects, unseen), after.removed
 
 
 def _untouched(job: ShardJob, touched: Container[str]) -> Callable[[str], bool]:

@@ -21,7 +21,7 @@ from sitemill.errors import NoPagesError, SitemillError
 from sitemill.filenames.outputs import ENTRY_TXT, ENTRY_XML, stored_digest
 from sitemill.html.facts import PageFacts
 from sitemill.indexnow.run import found_changes
-from sitemill.jobs.bucketpass import PassOptions, bucket_pass
+from sitemill.jobs.bucketpass import Listing, PassOptions, pass_listing
 from sitemill.jobs.bucketremoved import ListedBefore
 from sitemill.jobs.bucketsite import BucketSite
 from sitemill.protocol import MAX_BYTES_LIMIT
@@ -135,9 +135,10 @@ def render_shard(job: ShardJob, index: int, changed: Collection[str]) -> Rendere
     local = Plan(("",)) if not after else Plan(("", after))
     listing = KeptListing(config, {page.path: page for page in previous.listing})
     try:
-        report, knowledge = bucket_pass(
-            config, job.client, job.site, sink, start, pages, PassOptions(robots=job.robots,
-            plan=local, on_skip=listing, raw_keys=True, on_dated=seen.note, outputs=job.outputs),
+        report, knowledge = pass_listing(
+            config, job.client, job.site, sink, start, Listing(config, (), inventory, pages),
+            PassOptions(robots=job.robots, plan=local, on_skip=listing, raw_keys=True,
+                        on_dated=seen.note, outputs=job.outputs),
         )  # fmt: skip
     except NoPagesError:  # the shard emptied: it leaves the plan (the first one stays)
         found = found_urls(job.config, previous.state, State())

@@ -19,8 +19,7 @@ from sitemill.errors import IncompleteRunError, StateError
 from sitemill.filenames.outputs import ENTRY_TXT, ENTRY_XML, content_type, read_limit
 from sitemill.indexnow.outcome import IndexNowOutcome
 from sitemill.report import Report, WriteResult
-from sitemill.scaleout._pendingurls import record_pending
-from sitemill.scaleout._runcommit import RunCommit, commit_run
+from sitemill.scaleout._runcommit import RunCommit, commit_run, record_pending
 from sitemill.scaleout._shardoutputs import merge_outputs
 from sitemill.scaleout._shardusers import users_from_json
 from sitemill.scaleout.distplan import RUN_FORMAT, DistributedRun

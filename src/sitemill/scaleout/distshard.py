@@ -22,7 +22,6 @@ from sitemill.filenames.outputs import content_type
 from sitemill.jobs.bucketpass import Listing, PassOptions, pass_listing
 from sitemill.report import Report
 from sitemill.robots.rules import RobotsRules
-from sitemill.scaleout._distgroup import group_shards
 from sitemill.scaleout._membership import PreviousMembership
 from sitemill.scaleout._shardoutputs import shard_pass_config
 from sitemill.scaleout._shardusers import users_from_json
@@ -34,7 +33,7 @@ from sitemill.shards.partition import Part, StateRef, Summary, summary_to_json
 from sitemill.shards.plan import Plan, key_order, shard_id
 from sitemill.sinks.port import MemorySink
 from sitemill.sources.page import Page
-from sitemill.sources.s3 import Inventory, list_objects
+from sitemill.sources.s3 import Inventory, list_range
 from sitemill.state.model import State
 from sitemill.state.shardstate import ShardState, part_states
 from sitemill.state.start import Start
@@ -50,14 +49,7 @@ _STATE_THREADS: Final = 8
 
 def range_listing(run: DistributedRun, item: Item) -> Iterable[ObjectTypeDef]:
     """The item's keys by one LIST of its range (``afters[0] < key <= last``)."""
-    root, after = run.site.root, item.afters[0]
-    return list_objects(
-        run.client,
-        run.site.bucket,
-        root,
-        start_after=root + after if after else "",
-        last=None if item.last is None else root + item.last,
-    )
+    return list_range(run.client, run.site.bucket, run.site.root, item.afters[0], item.last)
 
 
 @dataclass
@@ -165,6 +157,8 @@ def _render_group(
 ) -> None:
     """A group's shards, one pass each. A range that renders nothing (every page left out)
     joins the next range's shard, so the group's first file keeps the group's id."""
+    from sitemill.scaleout.distshuffle import group_shards  # (inventory mode only)
+
     carry: list[ObjectTypeDef] = []
     carry_after: str | None = None
     for after, last, chunk in group_shards(run.config, run.site.root, item, rows):

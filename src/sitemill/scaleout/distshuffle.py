@@ -17,11 +17,12 @@ import logging
 import math
 import re
 from bisect import bisect_left
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from datetime import UTC, datetime
 from itertools import pairwise
-from typing import Any, Final, TypeGuard
+from typing import TYPE_CHECKING, Any, Final, TypeGuard
 
+from sitemill.config.model import Config
 from sitemill.errors import InventoryError, StateError
 from sitemill.filenames.outputs import stored_digest
 from sitemill.protocol import MAX_KEY_BYTES
@@ -33,10 +34,10 @@ from sitemill.scaleout._distfragments import (
     write_fragments,
 )
 from sitemill.scaleout._distfragments import fragment_listing as fragment_listing
-from sitemill.scaleout.distplan import DistributedRun, InventoryPlanner
+from sitemill.scaleout.distplan import DistributedRun, InventoryPlanner, page_weights
 from sitemill.scaleout.runfiles import RUN_NAME, Item, RunFiles
-from sitemill.shards.cuts import family_of
-from sitemill.shards.plan import MAX_SHARDS, key_order, shard_id
+from sitemill.shards.cuts import Cutter, byte_fill, family_of
+from sitemill.shards.plan import MAX_SHARDS, Order, key_order, shard_id
 from sitemill.sinks.s3conditional import Headers, put_object
 from sitemill.sources.inventory import (
     InventoryFile,
@@ -47,9 +48,12 @@ from sitemill.sources.inventory import (
     sample_report,
 )
 from sitemill.sources.inventorymanifest import check_columns
-from sitemill.sources.s3 import read_missing_as_none
+from sitemill.sources.s3 import Inventory, bucket_pages, read_missing_as_none
 from sitemill.state.jsondecode import load_json_text
 from sitemill.urls import UrlStyle
+
+if TYPE_CHECKING:
+    from mypy_boto3_s3.type_defs import ObjectTypeDef
 
 log = logging.getLogger(__name__)
 
@@ -247,3 +251,48 @@ def _refuse(run: DistributedRun, manifest: str) -> None:
         run.client, run.state_bucket, run.store.prefix + _REFUSED, data,
         digest=bytes.fromhex(stored_digest(data)), headers=Headers("application/json"),
     )  # fmt: skip
+
+
+# No plan yet: sitemill.scaleout.distshuffle. The group is cut by the cut rule, so that a worker
+# holds one shard's rows at a time, not its group's.
+def group_shards(
+    config: Config, root: str, item: Item, rows: Iterable[ObjectTypeDef]
+) -> Iterator[tuple[str, str | None, list[ObjectTypeDef]]]:
+    """A group's rows (in key order, their keys under ``root``) in the ranges the cut rule
+    lays over its pages, streamed: (boundary, last key, rows), the first boundary the
+    group's own. A range's rows are held until its cut is settled, no more."""
+    cutter = Cutter(
+        fill=config.shard_fill, byte_fill=byte_fill(config.max_bytes),
+        clean=config.url_style is UrlStyle.CLEAN, order=Order.KEYS,
+        taken={shard_id(item.afters[0])},
+    )  # fmt: skip
+    after = item.afters[0]
+    chunk: list[ObjectTypeDef] = []  # the rows since the last cut (bucket_pages adds them)
+    pages = bucket_pages(config, _kept_in(rows, chunk), root, Inventory())
+    for path, size in page_weights(config, pages):
+        for cut in cutter.add(path, size):
+            yield after, cut, _split(chunk, root, cut)
+            after = cut
+    for cut in cutter.finish():
+        yield after, cut, _split(chunk, root, cut)
+        after = cut
+    yield after, item.last, chunk
+
+
+def _kept_in(rows: Iterable[ObjectTypeDef], chunk: list[ObjectTypeDef]) -> Iterator[ObjectTypeDef]:
+    """The rows, each appended to ``chunk`` as it is read."""
+    for row in rows:
+        chunk.append(row)
+        yield row
+
+
+def _split(rows: list[ObjectTypeDef], root: str, cut: str) -> list[ObjectTypeDef]:
+    """The rows up to ``cut``, taken out of ``rows`` (the rows after it stay)."""
+    bound = key_order(cut)
+    at = next(
+        (n for n, row in enumerate(rows) if key_order(row["Key"][len(root) :]) > bound),
+        len(rows),
+    )
+    head = rows[:at]
+    del rows[:at]
+    return head

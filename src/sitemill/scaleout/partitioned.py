@@ -28,10 +28,10 @@ from sitemill.errors import (
 )
 from sitemill.filenames.outputs import ENTRY_TXT, ENTRY_XML, ROBOTS_TXT
 from sitemill.jobs.bucketsite import BucketSite
-from sitemill.jobs.fitsrouter import too_big
 from sitemill.report import Progress, Report, WriteResult
+from sitemill.rules import is_page_candidate
 from sitemill.scaleout._membership import not_distributable
-from sitemill.scaleout._pendingurls import record_pending
+from sitemill.scaleout._runcommit import record_pending
 from sitemill.scaleout._shardoutputs import merge_outputs, whole_site
 from sitemill.scaleout._shardpublish import publish_shards
 from sitemill.scaleout._shardremoved import removed_by
@@ -42,7 +42,7 @@ from sitemill.scaleout.shardfull import FullRun, rebuild_full
 from sitemill.scaleout.shardinputs import bucket_robots, inputs_fingerprint
 from sitemill.shards.manifest import IndexState
 from sitemill.shards.plan import Plan
-from sitemill.sources.s3requests import counted_requests
+from sitemill.sources.s3 import counted_requests, list_objects
 from sitemill.state.partitioned import PartitionedStore
 
 if TYPE_CHECKING:
@@ -66,7 +66,7 @@ class RebuildOptions:
     whom to tell the ``progress``, the ``outputs`` (the output features the front end lists:
     none unless listed); ``distribute`` starts a distributed full rebuild and names
     it, for a site of more than ``max_touched`` shards, or with no plan yet more than that many
-    shards' worth of pages (sitemill.jobs.fitsrouter; the report then says so and why, and
+    shards' worth of pages (sitemill.scaleout.partitioned; the report then says so and why, and
     nothing else is done)."""
 
     threads: int = DEFAULT_THREADS
@@ -98,16 +98,12 @@ def rebuild_partitioned(
     ``options``: how it runs (RebuildOptions). A run that finds another run committed
     meanwhile starts again from its manifest."""
     requests: Counter[str] = Counter()
-    moment = now or datetime.now(UTC)
-    dry_run = options.dry_run
-    run = _Run(
-        config, client, site, store, options.threads, options.max_touched, dry_run, moment,
-        options.outputs,
-    )  # fmt: skip
+    moment, dry_run = now or datetime.now(UTC), options.dry_run
+    run = FullRun(config, client, site, store, options.threads, moment, options.outputs)
     for attempt in range(1, _ATTEMPTS + 1):
         try:
             with counted_requests(client, requests):
-                report = _attempt(run, changed, deleted, options.progress, options.distribute)
+                report = _attempt(run, options, changed, deleted)
         except ConflictError as exc:
             store.warnings.clear()
             if attempt == _ATTEMPTS:
@@ -122,25 +118,8 @@ def rebuild_partitioned(
     raise AssertionError("unreachable")
 
 
-@dataclass(frozen=True, slots=True)
-class _Run:
-    config: Config
-    client: S3Client
-    site: BucketSite
-    store: PartitionedStore
-    threads: int
-    max_touched: int
-    dry_run: bool
-    now: datetime
-    outputs: Sequence[OutputFeature]
-
-
 def _attempt(
-    run: _Run,
-    changed: Collection[str] | None,
-    deleted: Collection[str],
-    progress: Progress | None,
-    distribute: Callable[[str], str] | None,
+    run: FullRun, options: RebuildOptions, changed: Collection[str] | None, deleted: Collection[str]
 ) -> Report:
     config, client, site, store = run.config, run.client, run.site, run.store
     robots_data, robots = bucket_robots(config, client, site)
@@ -150,31 +129,31 @@ def _attempt(
     base = store.read_manifest()
     store.say_move()
     live = lives.get(base.entry) or next(iter(lives.values()))
-    if changed is not None and not run.dry_run:
+    if changed is not None and not options.dry_run:
         try:
             fresh = _fresh_plan(store, live, inputs)
             job = ShardJob(config, client, site, store, fresh, robots, run.outputs)
             if set(deleted) & (base.named() | {base.entry}):
                 raise FullRebuildNeeded("a file the sitemaps name was deleted")
-            return _incremental(job, changed, base, live, inputs, run)
+            return _incremental(job, changed, base, live, inputs, run, options.max_touched)
         except FullRebuildNeeded as exc:
             log.info("a full rebuild: %s", exc)
-    plan = base.plan
+    plan, distribute = base.plan, options.distribute
     if (
         distribute is not None
-        and not run.dry_run
+        and not options.dry_run
         and not_distributable(config, run.outputs) is None
     ):
         # In this function when the site fits it (a small site's first rebuild answers with
         # its URLs), else on the state machine: the report names the execution, and why.
-        why = too_big(config, client, site, plan, run.max_touched)
+        why = too_big(config, client, site, plan, options.max_touched)
         if why is not None:
             started = Report(WriteResult(), LastmodMode.MTIME)
             started.execution = distribute(why)
             log.info("a distributed rebuild (%s): %s", why, started.execution)
             return started
-    full = FullRun(config, client, site, store, run.threads, run.now, run.outputs)
-    return rebuild_full(full, base, live, robots, inputs, dry_run=run.dry_run, progress=progress)
+    dry_run, progress = options.dry_run, options.progress
+    return rebuild_full(run, base, live, robots, inputs, dry_run=dry_run, progress=progress)
 
 
 def _entry_names(config: Config) -> tuple[str, ...]:
@@ -202,7 +181,8 @@ def _incremental(
     base: IndexState,
     live: Live,
     inputs: str,
-    run: _Run,
+    run: FullRun,
+    max_touched: int,
 ) -> Report:
     why = whole_site(job.config, job.outputs)
     if why is not None:
@@ -216,8 +196,8 @@ def _incremental(
     # lines alone (sitemill's own rewrite) changes no shard.
     for path in (path for path in changed if path != ROBOTS_TXT):
         touched.setdefault(job.plan.shard_of(path), set()).add(path)
-    if len(touched) > run.max_touched:
-        raise FullRebuildNeeded(f"{len(touched)} shards touched, more than {run.max_touched}")
+    if len(touched) > max_touched:
+        raise FullRebuildNeeded(f"{len(touched)} shards touched, more than {max_touched}")
     with ThreadPoolExecutor(max_workers=max(1, min(run.threads, len(touched) or 1))) as pool:
         rendered = list(pool.map(lambda item: render_shard(job, *item), sorted(touched.items())))
     found = {url: kind for item in rendered for url, kind in item.found.items()}
@@ -229,3 +209,42 @@ def _incremental(
     report.indexnow = outcome
     report.diff = diff
     return report
+
+
+# A site of at most ``max_shards`` shards' worth of pages is rebuilt in it, so that a small site's
+# first rebuild answers with its URLs; a bigger one goes to the distributed rebuild
+# (docs/distributed.md, When it runs).
+#
+# With a plan, its shard count decides (the last full build's listing, cut by the cut rule). Without
+# one, the bucket is listed and its pages counted (the keys ``include``, ``exclude`` and the
+# built-in excludes leave in), and the listing stops as soon as the answer is known: past
+# ``max_shards * shard_fill`` pages, or past twice as many keys of any kind (a bucket of images with
+# few pages hands over too, after a bounded listing: 1,601 LISTs at most with the defaults, about a
+# minute, never the whole of a huge bucket).
+# Keys listed per page of the bound before the count stops (assets, images, feeds...).
+KEYS_PER_PAGE: Final = 2
+
+
+def too_big(
+    config: Config, client: S3Client, site: BucketSite, plan: Plan | None, max_shards: int
+) -> str | None:
+    """Why a full rebuild of ``site`` does not fit the function (None: it fits)."""
+    if plan is not None:
+        shards = len(plan.afters)
+        return f"{shards} shards, more than {max_shards}" if shards > max_shards else None
+    pages_bound = max_shards * config.shard_fill
+    keys_bound = pages_bound * KEYS_PER_PAGE
+    pages = 0
+    for keys, listed in enumerate(list_objects(client, site.bucket, site.root), start=1):
+        path = listed.get("Key", "")[len(site.root) :]
+        if is_page_candidate(config, path):
+            pages += 1
+            if pages > pages_bound:
+                worth = f"{max_shards} shard{'' if max_shards == 1 else 's'}"
+                return (
+                    f"no plan yet, and more than {pages_bound:,} pages "
+                    f"({worth} of {config.shard_fill:,} the function takes)"
+                )
+        if keys > keys_bound:
+            return f"no plan yet, and more than {keys_bound:,} objects under the prefix"
+    return None

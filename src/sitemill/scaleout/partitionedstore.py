@@ -1,14 +1,15 @@
 """The partitioned state a configuration names for a bucket site, opened (or None)."""
 # Apart from sitemill.scaleout.partitioned's rebuild: the router opens it to read what sitemill
-# last published (sitemill.aws._overwritten) without importing the rebuild.
+# last published (sitemill.aws._overwritten) without importing the rebuild; a run over a bucket
+# whose state is one object learns so (partitioned_prefix) without importing the manifest and the
+# shard states (sitemill.state.partitioned).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
-from sitemill.config.model import Config
+from sitemill.config.model import Config, ShardsMode
 from sitemill.jobs.bucketsite import BucketSite
-from sitemill.state.partitionedprefix import partitioned_prefix
 from sitemill.state.s3 import parse_s3_location
 
 if TYPE_CHECKING:
@@ -30,3 +31,22 @@ def open_partitioned(config: Config, client: S3Client, site: BucketSite) -> Part
     from sitemill.state.partitioned import PartitionedStore  # (a partitioned state's only)
 
     return PartitionedStore(client, *where, legacy=legacy, base_url=config.base_url)
+
+
+_SUFFIXES: Final = (".json.gz", ".gz", ".json")
+
+
+def partitioned_prefix(config: Config) -> tuple[str, str] | None:
+    """(bucket, prefix) of the partitioned state, or None when a bucket's state is not
+    partitioned: it is only in a state location of its own (never beside the public
+    sitemaps: a shard state names every object of its range) and with shards not "off"."""
+    if config.state is None or not config.state.startswith("s3://"):
+        return None
+    if config.shards is ShardsMode.OFF:
+        return None
+    bucket, key = parse_s3_location(config.state)
+    for suffix in _SUFFIXES:
+        if key.endswith(suffix) and len(key) > len(suffix):
+            key = key[: -len(suffix)]
+            break
+    return bucket, key + "/"

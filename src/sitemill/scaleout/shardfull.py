@@ -20,8 +20,7 @@ from sitemill.jobs.bucketsite import BucketSite
 from sitemill.lastmod.fingerprint.digest import FINGERPRINT_VERSION
 from sitemill.report import Progress, Report, WriteResult
 from sitemill.robots.rules import RobotsRules
-from sitemill.scaleout._pendingurls import record_pending
-from sitemill.scaleout._runcommit import RunCommit, commit_run
+from sitemill.scaleout._runcommit import RunCommit, commit_run, record_pending
 from sitemill.scaleout._shardstage import StagedOutputs
 from sitemill.scaleout._shardusers import full_users, pass_config
 from sitemill.scaleout._shardworker import KeptListing, parts_in
@@ -36,7 +35,7 @@ from sitemill.shards.partition import Part
 from sitemill.shards.plan import Plan
 from sitemill.sinks.s3 import S3Sink
 from sitemill.sources.page import Page
-from sitemill.sources.s3 import Inventory, list_objects
+from sitemill.sources.s3 import Inventory, list_objects, list_range
 from sitemill.state.model import State
 from sitemill.state.partitioned import PartitionedStore
 from sitemill.state.shardstate import ShardState, first_parts, split_states
@@ -172,16 +171,7 @@ def ranged_listing(
     ``threads`` ranges ahead of the one being read), given back in key order."""
 
     def one(index: int) -> list[ObjectTypeDef]:
-        after, last = plan.bounds(index)
-        return list(
-            list_objects(
-                client,
-                bucket,
-                root,
-                start_after=root + after if after else "",
-                last=None if last is None else root + last,
-            )
-        )
+        return list(list_range(client, bucket, root, *plan.bounds(index)))
 
     with generator_pool(threads, "sitemill-list") as pool:
         pending = [pool.submit(one, index) for index in range(min(threads, len(plan.afters)))]

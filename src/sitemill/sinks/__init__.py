@@ -8,12 +8,12 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from sitemill.sinks.local import LocalDirSink
+    from sitemill.sinks._local import LocalDirSink
     from sitemill.sinks.port import MemorySink, Sink
 
 __all__ = ["LocalDirSink", "MemorySink", "Sink"]
 _HOMES = {
-    "LocalDirSink": "sitemill.sinks.local",
+    "LocalDirSink": "sitemill.sinks._local",
     "MemorySink": "sitemill.sinks.port",
     "Sink": "sitemill.sinks.port",
 }

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path, PurePosixPath
 
 from sitemill.errors import SinkError
-from sitemill.sinks.local import LocalDirSink
+from sitemill.sinks._local import LocalDirSink
 from sitemill.sinks.port import Sink
 
 

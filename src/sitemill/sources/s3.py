@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import contextlib
 import logging
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from botocore.exceptions import BotoCoreError, ClientError
 
@@ -144,6 +146,15 @@ def list_objects(
                 yield obj
     except (ClientError, BotoCoreError) as exc:
         raise SourceError(f"cannot list s3://{bucket}/{prefix}: {describe_error(exc)}") from exc
+
+
+def list_range(
+    client: S3Client, bucket: str, root: str, after: str, last: str | None
+) -> Iterator[ObjectTypeDef]:
+    """The objects of a shard's range under ``root``: ``after < key <= last`` (both relative
+    to ``root``; ``after`` "" from the first key, ``last`` None to the last)."""
+    end = None if last is None else root + last
+    return list_objects(client, bucket, root, start_after=root + after if after else "", last=end)
 
 
 def read_object(
@@ -290,3 +301,30 @@ def bucket_pages(
     inventory.had_sitemap = any(name in inventory.objects for name in (ENTRY_XML, ENTRY_TXT))
     if skipped:
         log.info("skipped %d folder markers and empty objects", skipped)
+
+
+# S3 operations by the kind a report tells (sitemill.report.REQUEST_KINDS); others by name.
+_KINDS: Final = {
+    "ListObjectsV2": "LIST",
+    "GetObject": "GET",
+    "HeadObject": "HEAD",
+    "PutObject": "PUT",
+    "CopyObject": "PUT",
+    "DeleteObject": "DELETE",
+    "DeleteObjects": "DELETE",
+}
+
+
+@contextmanager
+def counted_requests(client: S3Client, counts: Counter[str]) -> Iterator[None]:
+    """Count, by kind, every S3 request ``client`` makes meanwhile (a botocore hook: once per
+    call, whatever its retries)."""
+
+    def count(model: Any, **_: Any) -> None:
+        counts[_KINDS.get(model.name, model.name)] += 1
+
+    client.meta.events.register("before-call.s3", count)
+    try:
+        yield
+    finally:
+        client.meta.events.unregister("before-call.s3", count)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import tempfile
+from collections import Counter
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -13,7 +14,8 @@ from typing import TYPE_CHECKING, Final
 
 from sitemill.config.model import Config, OutputFormat, ShardsMode
 from sitemill.config.tables import group_names
-from sitemill.entries import Entry
+from sitemill.entries import Entry, SkipReason
+from sitemill.errors import NoPagesError
 from sitemill.filenames.groupnames import known_groups
 from sitemill.filenames.outputs import ROBOTS_TXT, content_type, stored_digest
 from sitemill.filenames.staging import Staging
@@ -237,3 +239,18 @@ def _render_indexes(
 
 def _record(result: WriteResult, name: str, changed: bool) -> None:
     (result.written if changed else result.unchanged).append(name)
+
+
+@contextmanager
+def explain_empty_run(skipped: Counter[SkipReason]) -> Iterator[None]:
+    """A NoPagesError raised within (the writer's: no page to write) names the reasons and
+    counts of ``skipped``, the run's skips, so far: a wrong base URL shows as "off site"."""
+    try:
+        yield
+    except NoPagesError:
+        counts = ", ".join(f"{reason.value} {count:,}" for reason, count in skipped.most_common())
+        if counts:
+            why = f"every page found was left out ({counts})"
+        else:
+            why = "none found, or none matched include/exclude"
+        raise NoPagesError(f"no pages to list: {why}; nothing was written") from None
