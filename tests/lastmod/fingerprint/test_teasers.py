@@ -214,7 +214,7 @@ def test_teasers_read_the_same_line_by_line(make: object, role: bool) -> None:
     # role=main, fingerprint.linememo without), the memo shared by two pages, it reduces as whole.
     assert callable(make)
     memo = LineMemo()
-    for version in (8, 9, 10):
+    for version in (10, 11):  # (the computable versions: issue 80)
         page: bytes = make()
         if not role:
             page = page.replace(b" role=main", b"")

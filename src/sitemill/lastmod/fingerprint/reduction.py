@@ -66,12 +66,11 @@ def reduce_markup(
     after): the page's text with its marked link and image targets;
     with ``main``, only the title, the meta description and the main region less its furniture
     (fingerprint.regionselect); targets spelled as a reader follows them from ``url``
-    (fingerprint.targets). ``version``: 8 to 11 (fingerprint.versions). ``memo``: lines reduced
+    (fingerprint.targets). ``version``: 10 or 11 (fingerprint.versions). ``memo``: lines reduced
     before (the same result, line by line: fingerprint.linememo)."""
     raw = data.removeprefix(_UTF8_BOM)
     raw = leave_out_hidden(raw)  # (what no reader sees: a tab panel's seen by choosing its tab)
-    if version >= 9:  # (a comment parts no words: join_around_comments)
-        raw = join_around_comments(raw)
+    raw = join_around_comments(raw)  # (a comment parts no words)
     if memo is not None and raw.count(b"\n", 0, _LINES_SEEN) >= _MEMO_LINES:
         reduced = _by_lines(raw, ignore, main, memo, (version, url))
         if reduced is not None:
@@ -88,13 +87,13 @@ def _finished(text: str, *, main: bool, url: str, version: int) -> str:
     """After the passes: its region (fingerprint.regionselect) and targets
     (fingerprint.targets), a post's neighbours left out (read_neighbours).
     Links read as no link go before the spaces beside marks (fingerprint.targets)."""
-    text = read_neighbours(read_copies(text, version))
+    text = read_neighbours(read_copies(text))
     if targets.EMPTY_DESCRIPTION in text:
         text = text.replace(targets.EMPTY_DESCRIPTION, " ")
     if main:
         if version >= 11:  # (a table of contents: fingerprint.contents)
             text = contents.leave_out_contents(text, url)
-        text = regionselect.select(text, descriptions, version, url)
+        text = regionselect.select(text, descriptions, url)
     text = targets.spaced_targets(drop_invisible(text))  # (no reader sees; a target's spaces)
     return unspace_marks(targets.finish_reduction(collapse_whitespace(text), url, version))
 
