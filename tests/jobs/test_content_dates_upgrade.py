@@ -40,7 +40,7 @@ from sitemill.state.partitionedprefix import partitioned_prefix
 from sitemill.state.shardstate import ShardState
 
 BASE = "https://example.com/"
-# The versions this sitemill cannot compute: two, three and four versions old (design.md keeps
+# The versions this sitemill cannot compute: two, three and four versions old (docs/lastmod.md keeps
 # the current and the previous one: issue 80, where 8 and 9 were still computed), the first one, a
 # newer sitemill's, and values no sitemill wrote.
 OUTDATED = [
@@ -58,7 +58,7 @@ OLD_PRINT = "0123456789abcdef0123456789abcdef"
 
 
 def test_only_the_previous_version_stays_computable() -> None:
-    # (design.md: "Only the current and the previous fingerprint version stay computable")
+    # (docs/lastmod.md: only the current and the previous version stay computable)
     assert set(EARLIER_VERSIONS) == {FINGERPRINT_VERSION - 1}
     assert State(fingerprint_version=FINGERPRINT_VERSION).outdated is False
     assert State(fingerprint_version=FINGERPRINT_VERSION - 1).outdated is False

@@ -1,5 +1,5 @@
 """Fingerprint version 8 (a hidden tab panel is content). A state of version 8 is no longer
-computable (issue 80: design.md keeps the current and the previous version): on the upgrade a
+computable (issue 80: docs/lastmod.md keeps the current and the previous version): on the upgrade a
 build folder's pages, which hold no blob, take the evidence ladder (a CI build's one file time: no
 date), and the next edit inside a hidden tab panel moves its page's date."""
 

@@ -1,7 +1,8 @@
 """Fingerprint version 10 (issue 79: structured data that restates the page says nothing new). A
-state of version 9 is no longer computable (issue 80: design.md keeps the current and the previous
-version): on the upgrade a build folder's pages, which hold no blob, take the evidence ladder (a CI
-build's one file time: no date), and the next edit a reader sees moves its page's date."""
+state of version 9 is no longer computable (issue 80: docs/lastmod.md keeps the current and the
+previous version): on the upgrade a build folder's pages, which hold no blob, take the evidence
+ladder (a CI build's one file time: no date), and the next edit a reader sees moves its page's
+date."""
 
 from __future__ import annotations
 

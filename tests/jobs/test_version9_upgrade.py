@@ -1,5 +1,5 @@
 """Fingerprint version 9 (issue 79: a picture's resized copies and an auto-excerpt past a heading
-are no content). A state of version 8 is no longer computable (issue 80: design.md keeps the
+are no content). A state of version 8 is no longer computable (issue 80: docs/lastmod.md keeps the
 current and the previous version): on the upgrade a build folder's pages, which hold no blob, take
 the evidence ladder (a CI build's one file time: no date), and the next edit a reader sees moves
 its page's date."""

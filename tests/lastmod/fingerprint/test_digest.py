@@ -361,8 +361,8 @@ GOLDEN_PAGE_V9 = "8cc3aa231c5a4b45d6314f88d94bd1e8"
 
 @pytest.mark.parametrize("version", [1, 4, 5, 6, 7, 8, 9, 12])
 def test_only_the_current_and_the_previous_versions_are_computable(version: int) -> None:
-    # (an older state's pages are dated by the evidence ladder: State.outdated; design.md keeps
-    # the current version and the previous one computable, issue 80: 8 and 9 were too)
+    # (an older state's pages are dated by the evidence ladder: State.outdated; docs/lastmod.md
+    # keeps the current version and the previous one computable, issue 80: 8 and 9 were too)
     assert {FINGERPRINT_VERSION, *EARLIER_VERSIONS} == {10, 11}
     with pytest.raises(ValueError, match="not computable"):
         fingerprint_html(PAGE, version=version)

@@ -14,9 +14,9 @@
 # and then a region (or a page without one) narrows to the page's own article
 # (fingerprint.titledarticle). What only the page says is kept wherever it stands.
 #
-# The tags are told to a ``Structure`` in document order (fingerprint.orderedpass), or replaced each
-# on its own (flat_start) where that is the same; either leaves markers (regionmarkers.REGION_MARKS,
-# never in the text) where these elements start and end, and ``select`` reads them.
+# The tags are told to a ``Structure`` in document order (fingerprint.reduction.in_order), which
+# leaves markers (regionmarkers.REGION_MARKS, never in the text) where these elements start and
+# end, and ``select`` reads them.
 
 from __future__ import annotations
 
@@ -78,46 +78,11 @@ _ROLE_FURNITURE: Final = re.compile(
     | (?:navigation|complementary|search|banner|contentinfo)(?=[\t\n\f\r />]|\Z) )""",
     re.IGNORECASE | re.ASCII | re.VERBOSE,
 )
-_ROLE_FURNITURE_BYTES: Final = regionmarkers.role_pattern(_ROLE_FURNITURE)
-
-
-def may_have_role(text: str) -> bool:
-    """Whether a start tag in ``text`` may have role=main or a furniture role (False is sure):
-    such a page is read in order (Structure), not line by line."""
-    if "ole" not in text:
-        return False
-    data = text.encode("utf-8", "surrogatepass")
-    return any(has_role_at(data, at) for at in regionmarkers.role_attributes(data))
 
 
 def has_furniture_role(tag: str) -> bool:
     """Whether a start tag has a furniture role (the first token of its role)."""
     return _ROLE_FURNITURE.search(tag) is not None
-
-
-def has_role_at(data: bytes, at: int) -> bool:
-    """Whether role=main or a furniture role starts at ``at`` in ``data``, a text's UTF-8
-    (regionmarkers.role_attributes)."""
-    return (
-        regionmarkers.has_role_main_at(data, at)
-        or _ROLE_FURNITURE_BYTES.match(data, at) is not None
-    )
-
-
-def flat_start(name: str, tag: str) -> str | None:
-    """What a start tag becomes when no element has role=main or a furniture role: its marker
-    (START_MARKERS) or a space; None for a tag with such a role (read the page in order)."""
-    marker = START_MARKERS.get(name)
-    if marker is not None:
-        return marker
-    if "ole" in tag and (regionmarkers.has_role_main(tag) or has_furniture_role(tag)):
-        return None
-    return " "
-
-
-def flat_end(name: str) -> str:
-    """What an end tag becomes when no element has a role (flat_start)."""
-    return END_MARKERS.get(name, " ")
 
 
 class Structure:
@@ -141,8 +106,8 @@ class Structure:
             if not self._main:
                 self._main = 1
                 return _MAIN_START
-            # Every later <main> is marked as well, as a page read line by line has them all
-            # (flat_start): regionmarkers.region_of finds the end tag of the first.
+            # Every later <main> is marked as well: regionmarkers.region_of finds the end tag of
+            # the first.
             replaced = self._start(name, tag)
             return _MAIN_START if replaced == " " else _MAIN_START + replaced
         return self._start(name, tag)
@@ -161,12 +126,6 @@ class Structure:
             self._furniture, self._depth = name, 1
             return _ROLE_START
         return " "
-
-    def listening(self) -> bool:
-        """Whether a tag of any name may change what this answers next (an element with
-        role=main or a furniture role is open); if not, a tag of a name not in START_MARKERS
-        or END_MARKERS, without "ole" in it, is a space and changes nothing."""
-        return self._state == 1 or self._depth > 0
 
     def end(self, name: str) -> str:
         marker = _ENDS.get(name)
