@@ -2,7 +2,7 @@
 remembers, in a plain loop (first_run_bench.py)."""
 # The state names a blob by its id and, for HTML, a hash of its path (history.walk.blob_key):
 # the paths git log ever names give the page's URL its links are resolved from, as the run does,
-# and the order the walk reads a page's versions in (which its LineMemo serves).
+# and the order the walk reads a page's versions in.
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import subprocess
 import time
 from pathlib import Path
 
-from sitemill.lastmod.fingerprint.digest import LineMemo, fingerprint_file
+from sitemill.lastmod.fingerprint.digest import PageMemo, fingerprint_file
 
 MAX_BLOB_BYTES = 2 * 1024 * 1024  # (sitemill.lastmod.history.blobs: what a blob is read of)
 
@@ -63,7 +63,7 @@ def _read(checkout: Path, ids: list[str]) -> dict[str, bytes]:
 
 def blob_floor(state: Path, checkout: Path, base: str) -> tuple[float, int, int]:
     """The CPU seconds of fingerprinting each blob the ``state`` remembers once, as the run
-    does (fingerprint_file with the site's ``base`` URL, one LineMemo, each file's versions
+    does (fingerprint_file with the site's ``base`` URL, one PageMemo, each file's versions
     together from the newest), its blobs fingerprinted, and of these the HTML ones whose path
     was not found (fingerprinted as at the site's root)."""
     keys = remembered_blobs(state)
@@ -78,7 +78,7 @@ def blob_floor(state: Path, checkout: Path, base: str) -> tuple[float, int, int]
         place = (path, order.get(key[1:41], len(order)))
         work.append((place, path or "index.html", data[key[1:41]]))
     work.sort(key=lambda item: item[0])
-    memo = LineMemo()
+    memo = PageMemo()
     started = time.process_time()
     for _, path, blob in work:
         fingerprint_file(path, blob, memo=memo, base=base)

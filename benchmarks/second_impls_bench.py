@@ -19,26 +19,15 @@ machine's load moves both alike; wall time is reported beside it). The outputs a
   `git log` pass:
   the `--name-only` parser (history.logparse) against the `--raw` one (history.versions), which
   would do the same job (its first version of each file), both stopping once every file is dated.
-- The content fingerprint's twins (lastmod/fingerprint), each against the reference it falls back
-  to, the fingerprints checked equal:
-  - fp-linememo, fp-linebatch, fp-tagpass: the first run with content dates (`--workers 1`) of
-    content-dates-2k's repository (history_bench; 200 pages of 200 KB, 5 versions each, its
-    `--quick` size: its 2,000 would take about an hour of builds; `--quick` here: 40), all
-    sitemill writes compared: each page reduced line by line,
-    each line's reduction remembered (linememo) against each page reduced whole; a page's new
-    lines reduced in one call (linebatch.reduce_many) against one call per line
-    (linebatch.reduce_one, its own fallback); the first pass by one split (tagpass.first_pass)
-    against NOT_TEXT.sub's call per tag (reduction._first's own fallback);
-  - fp-orderedpass: fingerprint_bench's 100 KB page minified (one line: read whole, in order)
-    with a search box of role=search, as Material for MkDocs writes it, 40 pages of 5 renders
-    each (`--quick`: 8): one split (orderedpass.in_order) against NOT_TEXT.sub telling
-    regionselect.Structure each tag (the tests' by_calls).
+
+The content fingerprint's twins were measured here at full size and retired (issue 80): a page
+reduced line by line with a memo of each line's reduction (linememo) 1.19x, its new lines in
+one call (linebatch) 1.14x, the first pass by one split (tagpass) 1.00x, a page read in order by
+one split (orderedpass) 0.85x, each against its fallback (benchmarks/README.md).
 
 `python benchmarks/second_impls_bench.py urls MODE ARGS...` is `sitemill ARGS...` with one path
-switched off (MODE: default, noblocks, jinja, stablekeys, and the fingerprint's nolinememo,
-nolinebatch, notagpass, noorderedpass); `... names REPO WAY` prints the CPU of one way's dates
-and their digest; `... fingerprint MODE PAGES` the CPU of the minified corpus's fingerprints
-with one path switched off, and their digest.
+switched off (MODE: default, noblocks, jinja, stablekeys); `... names REPO WAY` prints the CPU of
+one way's dates and their digest.
 """
 
 from __future__ import annotations
@@ -56,7 +45,6 @@ from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
-TESTS = HERE.parent / "tests"
 TARGET = 1.5
 
 
@@ -90,7 +78,6 @@ def _switch_off(mode: str) -> None:
 
         dedupe.SeenUrlBytes._keys = staticmethod(keys)  # type: ignore[assignment]
         dedupe.SeenUrlBytes._key = staticmethod(lambda url: signed(key8(url).digest()) | 1)  # type: ignore[assignment]
-    _fingerprint_off(mode)
 
 
 def _names(repo: Path, way: str) -> dict[str, Any]:
@@ -119,67 +106,6 @@ def _names(repo: Path, way: str) -> dict[str, Any]:
     cpu = _cpu() - started
     digest = hashlib.sha256(repr(sorted(dates.items())).encode()).hexdigest()
     return {"cpu": cpu, "files": len(dates), "digest": digest}
-
-
-def _fingerprint_off(mode: str) -> None:
-    """Patch this process's fingerprint so that ``mode``'s twin does not run (its reference
-    does)."""
-    if mode not in ("nolinememo", "nolinebatch", "notagpass", "noorderedpass"):
-        return
-
-    from sitemill.lastmod.fingerprint import linememo, reduction
-    from sitemill.lastmod.fingerprint.linebatch import reduce_one
-
-    if mode == "nolinememo":
-        reduction._MEMO_LINES = sys.maxsize  # type: ignore[misc]
-    elif mode == "nolinebatch":
-
-        def one_by_one(lines: Any, passes: Any) -> Any:
-            reduced, notes = [], {}
-            for line in lines:
-                piece, note = reduce_one(line, passes)
-                reduced.append(piece)
-                if note:
-                    notes[line] = note
-            return reduced, notes
-
-        linememo.reduce_many = one_by_one
-    elif mode == "notagpass":
-        reduction.first_pass = lambda text, main: None
-    elif mode == "noorderedpass":  # (the tests' reference: a call per tag, told in order)
-        sys.path[:0] = [str(TESTS / "lastmod" / "fingerprint")]
-        from test_orderedpass import by_calls
-
-        reduction.in_order = by_calls
-
-
-def _minified(pages: int) -> list[bytes]:
-    """``pages`` pages of fingerprint_bench's kind, 5 renders of each, each on one line with a
-    search box of role=search."""
-    from fingerprint_bench import make_page
-
-    found = []
-    for page in range(pages):
-        for render in range(5):
-            data = make_page(page, build=f"{render:x}{page:x}f2a", indent="")
-            found.append(data.replace(b"<nav ", b'<div role="search"><input></div><nav ', 1))
-    return found
-
-
-def _fingerprints(mode: str, pages: int) -> dict[str, Any]:
-    """The CPU of one way's fingerprints of the minified corpus, and their digest."""
-    from sitemill.lastmod.fingerprint.digest import fingerprint_html
-    from sitemill.lastmod.fingerprint.linememo import LineMemo
-
-    corpus = _minified(pages)
-    _fingerprint_off(mode)
-    memo = LineMemo()
-    url = "https://example.com/docs/page/"
-    started = _cpu()
-    prints = [fingerprint_html(data, main=True, memo=memo, url=url) for data in corpus]
-    cpu = _cpu() - started
-    digest = hashlib.sha256("\n".join(prints).encode()).hexdigest()
-    return {"cpu": cpu, "pages": len(prints), "digest": digest}
 
 
 def _cpu() -> float:
@@ -300,61 +226,6 @@ def bench_second_impls(section: Any, *, out: Path, quick: bool, repeat: int) -> 
         f"≥ {TARGET}x CPU",
         *_judged(f"{ratio:.2f}x CPU", ratio, quick),
     )
-    _bench_fingerprint(section, out, quick, rounds)
-
-
-def _bench_fingerprint(section: Any, out: Path, quick: bool, rounds: int) -> None:
-    """The fingerprint's twins, each against its reference on the same job (see above)."""
-    from history_bench import ensure_history_repo
-
-    pages = 40 if quick else 200
-    repo = ensure_history_repo(out / "data", pages)
-    base = out / "second-impls" / "fingerprint"
-
-    def build(mode: str) -> list[str]:
-        return [
-            *(sys.executable, str(Path(__file__)), "urls", mode, "build", str(repo)),
-            *("--base-url", "https://www.example.com/", "--workers", "1"),
-            *("--out", str(base / mode)),
-        ]
-
-    for name, what, off in (
-        ("fp-linememo", "line by line with a memo against each page whole", "nolinememo"),
-        ("fp-linebatch", "a page's new lines in one call against one a line", "nolinebatch"),
-        ("fp-tagpass", "the first pass by one split against a call per tag", "notagpass"),
-    ):
-        try:
-            cpu, wall, _ = _pairs(build("default"), build(off), rounds)
-        except RuntimeError as exc:
-            section.check(f"{name}: runs", "exit 0", str(exc), False)
-            continue
-        same = _same_files(base / "default", base / off)
-        section.check(f"{name}: the same bytes", "same", "same" if same else "differ", same)
-        section.check(
-            f"{name}: {what}, {pages:,} pages' history",
-            f"≥ {TARGET}x CPU",
-            *_judged(f"{cpu:.2f}x CPU, {wall:.2f}x wall", cpu, quick),
-        )
-    pages = 8 if quick else 40
-    child = [sys.executable, str(Path(__file__)), "fingerprint"]
-    for name, what, off in (
-        ("fp-orderedpass", "in order by one split against a call per tag", "noorderedpass"),
-    ):
-        ratios, digests = [], set()
-        for number in range(rounds + 1):
-            first = json.loads(_run([*child, "default", str(pages)])[2])
-            second = json.loads(_run([*child, off, str(pages)])[2])
-            digests |= {first["digest"], second["digest"]}
-            if number:
-                ratios.append(second["cpu"] / first["cpu"])
-        same = len(digests) == 1
-        section.check(f"{name}: the same fingerprints", "same", "same" if same else "differ", same)
-        ratio = statistics.median(ratios)
-        section.check(
-            f"{name}: {what}, {pages * 5:,} minified pages",
-            f"≥ {TARGET}x CPU",
-            *_judged(f"{ratio:.2f}x CPU", ratio, quick),
-        )
 
 
 def _judged(measured: str, ratio: float, quick: bool) -> tuple[str, bool]:
@@ -368,9 +239,6 @@ def _judged(measured: str, ratio: float, quick: bool) -> tuple[str, bool]:
 if __name__ == "__main__":
     if sys.argv[1] == "names":
         print(json.dumps(_names(Path(sys.argv[2]), sys.argv[3])))
-    elif sys.argv[1] == "fingerprint":
-        sys.path.insert(0, str(HERE))
-        print(json.dumps(_fingerprints(sys.argv[2], int(sys.argv[3]))))
     else:
         shutil.rmtree(sys.argv[sys.argv.index("--out") + 1], ignore_errors=True)
         _switch_off(sys.argv[2])

@@ -24,7 +24,6 @@ from moto.s3.models import S3Backend
 
 from enginestand import Stand
 from livesite import serve_folder
-from sitemill.lastmod.fingerprint import reduction
 
 # A suite started in the background (a shell without job control starts it with SIGINT
 # ignored, and Python then keeps it ignored) would see no Ctrl-C: the tests of Ctrl-C send one
@@ -174,13 +173,3 @@ def stands(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[Stand]]:
 @pytest.fixture
 def stand(stands: list[Stand]) -> Stand:
     return stands[0]
-
-
-@pytest.fixture(scope="module")
-def every_page_by_lines() -> Iterator[None]:
-    """Pages of any length are fingerprinted line by line (a page of a few lines is otherwise
-    read whole: fingerprint.reduction._MEMO_LINES), so that a module's tests exercise the line
-    memo."""
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(reduction, "_MEMO_LINES", 0)
-        yield

@@ -224,8 +224,8 @@ def test_unchanged_pages_are_not_fingerprinted_again(
 def test_the_walk_takes_the_current_fingerprints_alike(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lines: str
 ) -> None:
-    # On a big site the walk through git takes each page's current fingerprint, line by line
-    # (fingerprint.linememo) and just before its older versions: the same dates, the same state.
+    # On a big site the walk through git takes each page's current fingerprint just before its
+    # older versions: the same dates, the same state.
     def render(text: str, **furniture: str) -> str:
         html = themed(text, **furniture)
         return html if lines == "one line" else html.replace("><", ">\n<")

@@ -1,4 +1,4 @@
-"""An upgrade from a sitemill three or more fingerprint versions old (State.outdated): a page
+"""An upgrade from a sitemill two or more fingerprint versions old (State.outdated): a page
 whose bytes are unchanged (its git blob, its ETag) keeps its date and is fingerprinted anew;
 another takes the evidence ladder, as on a first run: never the run's time, never the deploy's.
 Written against FINGERPRINT_VERSION, so that it holds for the next version too."""
@@ -40,22 +40,30 @@ from sitemill.state.partitioned import PartitionedStore
 from sitemill.state.shardstate import ShardState
 
 BASE = "https://example.com/"
-# The versions this sitemill cannot compute: four versions old, the first one, a newer
-# sitemill's, and values no sitemill wrote.
-OUTDATED = [FINGERPRINT_VERSION - 4, 1, FINGERPRINT_VERSION + 1, 0, "4", None]
+# The versions this sitemill cannot compute: two, three and four versions old (docs/lastmod.md keeps
+# the current and the previous one: issue 80, where 8 and 9 were still computed), the first one, a
+# newer sitemill's, and values no sitemill wrote.
+OUTDATED = [
+    FINGERPRINT_VERSION - 2,
+    FINGERPRINT_VERSION - 3,
+    FINGERPRINT_VERSION - 4,
+    1,
+    FINGERPRINT_VERSION + 1,
+    0,
+    "4",
+    None,
+]
 # A fingerprint of an old algorithm: never compared, whatever it is.
 OLD_PRINT = "0123456789abcdef0123456789abcdef"
 
 
-def test_only_the_three_previous_versions_stay_computable() -> None:
-    assert set(EARLIER_VERSIONS) == {
-        FINGERPRINT_VERSION - 3,
-        FINGERPRINT_VERSION - 2,
-        FINGERPRINT_VERSION - 1,
-    }
+def test_only_the_previous_version_stays_computable() -> None:
+    # (docs/lastmod.md: only the current and the previous version stay computable)
+    assert set(EARLIER_VERSIONS) == {FINGERPRINT_VERSION - 1}
+    assert State(fingerprint_version=FINGERPRINT_VERSION).outdated is False
     assert State(fingerprint_version=FINGERPRINT_VERSION - 1).outdated is False
-    assert State(fingerprint_version=FINGERPRINT_VERSION - 2).outdated is False
-    assert State(fingerprint_version=FINGERPRINT_VERSION - 3).outdated is False
+    assert State(fingerprint_version=FINGERPRINT_VERSION - 2).outdated is True
+    assert State(fingerprint_version=FINGERPRINT_VERSION - 3).outdated is True
     assert State(fingerprint_version=FINGERPRINT_VERSION - 4).outdated is True
 
 
@@ -166,7 +174,9 @@ def test_a_build_folder_with_a_previous_version_state_keeps_every_date(tmp_path:
 G1, G2, G3 = "2024-01-10 09:00:00", "2024-02-20 10:00:00", "2024-03-30 11:00:00"
 
 
-@pytest.mark.parametrize("version", [FINGERPRINT_VERSION - 4, 1])
+@pytest.mark.parametrize(
+    "version", [FINGERPRINT_VERSION - 2, FINGERPRINT_VERSION - 3, FINGERPRINT_VERSION - 4, 1]
+)
 def test_a_git_checkout_with_an_outdated_state(tmp_path: Path, version: int) -> None:
     # Pages whose blob is unchanged keep their dates (their history's, which the state holds);
     # a page edited since is dated by its history, rung 1 of the ladder.
@@ -337,25 +347,21 @@ def test_a_partitioned_state_of_an_outdated_version(s3: Any) -> None:
 def test_pages_the_new_version_reads_anew_keep_their_dates_from_a_previous_version_state(
     tmp_path: Path,
 ) -> None:
-    # Pages whose fingerprint version 11 computes otherwise than version 8 (issue 79: a JSON-LD
-    # type, a picture's resized copies): a state of version 8 (three versions old, still
-    # computable) compares them by its algorithm and every date is kept. (Version 9's from 8:
-    # test_version9_upgrade; 10's from 9: test_version10_upgrade.)
+    # Pages whose fingerprint version 11 computes otherwise than version 10 (issue 79: a table of
+    # contents is furniture): a state of version 10 (the previous one, computable) compares them
+    # by its algorithm and every date is kept. (Version 8 and 9, the pages of their rules here
+    # before, are no longer computable: issue 80.)
+    toc = '<ul><li><a href="#install">Install</a></li><li><a href="#use">Use</a></li></ul>'
+    steps = '<h2 id="install">Install</h2><p>Run it.</p><h2 id="use">Use</h2><p>Use it.'
+
     def pages(build: str) -> dict[str, bytes]:
         return {
-            "a.html": render(
-                'Use it.</p><script type="application/ld+json">{"@type": "HowTo", "name":'
-                ' "Use the tool"}</script><p>',
-                build,
-            ),
-            "b.html": render('<img src="/nina.svg" srcset="/nina-480.png 480w"> Meet.', build),
-            "c.html": render(
-                '<picture><source srcset="/c.webp"><img src="/c.png"></picture>', build
-            ),
+            "a.html": render(f"Contents</p>{toc}{steps}", build),
+            "b.html": render(f"x</p><h2>On this page</h2>{toc}{steps}", build),
         }
 
     for name, data in pages("1").items():
-        previous = fingerprint_html(data, version=FINGERPRINT_VERSION - 3, url=BASE + name)
+        previous = fingerprint_html(data, version=FINGERPRINT_VERSION - 1, url=BASE + name)
         assert fingerprint_html(data, url=BASE + name) != previous
     site, out = tmp_path / "public", tmp_path / "out"
     write_folder(site, pages("1"), T1, spread=True)
@@ -363,13 +369,13 @@ def test_pages_the_new_version_reads_anew_keep_their_dates_from_a_previous_versi
     first = tree_lastmods(out)
     state = out / STATE_NAME
     document = json.loads(gzip.decompress(state.read_bytes()))
-    document["fingerprint_version"] = previous_version = FINGERPRINT_VERSION - 3
+    document["fingerprint_version"] = previous_version = FINGERPRINT_VERSION - 1
     for name, record in document["pages"].items():
         data = (site / name).read_bytes()
         record["fingerprint"] = fingerprint_html(data, version=previous_version, url=BASE + name)
     state.write_bytes(gzip.compress(json.dumps(document).encode(), mtime=0))
     write_folder(site, pages("2"), T2, spread=False)
     report = run_tree(site, out, lastmod="mtime")
-    assert tree_lastmods(out) == first and len(first) == 3
-    assert report.dates == {"kept": 3}
+    assert tree_lastmods(out) == first and len(first) == 2
+    assert report.dates == {"kept": 2}
     assert parse_state(state.read_bytes()).fingerprint_version == FINGERPRINT_VERSION

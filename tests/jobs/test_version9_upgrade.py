@@ -1,10 +1,14 @@
 """Fingerprint version 9 (issue 79: a picture's resized copies and an auto-excerpt past a heading
-are no content): a state of version 8 keeps every date on the upgrade, and the next edit a
-reader sees moves its page's date."""
+are no content). A state of version 8 is no longer computable (issue 80: docs/lastmod.md keeps the
+current and the previous version): on the upgrade a build folder's pages, which hold no blob, take
+the evidence ladder (a CI build's one file time: no date), and the next edit a reader sees moves
+its page's date."""
 
 from __future__ import annotations
 
 from pathlib import Path
+
+import pytest
 
 from sitemill.filenames.outputs import STATE_NAME
 from sitemill.lastmod.fingerprint.digest import FINGERPRINT_VERSION, fingerprint_html
@@ -43,7 +47,7 @@ def lastmods(out: Path) -> dict[str, str]:
     return sitemap_lastmods((out / "sitemap.xml").read_text())
 
 
-def test_a_state_of_version_8_keeps_every_date_and_then_sees_an_edit(tmp_path: Path) -> None:
+def test_a_state_of_version_8_takes_the_ladder_and_then_sees_an_edit(tmp_path: Path) -> None:
     site, out = tmp_path / "public", tmp_path / "out"
     write(site, T1, spread=True)
     run(site, out)
@@ -54,21 +58,17 @@ def test_a_state_of_version_8_keeps_every_date_and_then_sees_an_edit(tmp_path: P
     }
     as_version(site, out, 8)
     data = (site / "japan.html").read_bytes()
-    by_8 = fingerprint_html(data, version=8, url=BASE + "japan.html")
-    by_9 = fingerprint_html(data, version=9, url=BASE + "japan.html")
-    assert by_8 != by_9  # (the upgrade changes the gallery's fingerprint)
+    with pytest.raises(ValueError, match="not computable"):
+        fingerprint_html(data, version=8, url=BASE + "japan.html")
 
     write(site, T2, spread=False)  # (a CI build: every page written anew, none changed)
     report = run(site, out)
-    assert lastmods(out) == first and report.dates == {"kept": 2}
+    assert lastmods(out) == {} and report.dates == {"no date (file times are one build's)": 2}
     state = parse_state((out / STATE_NAME).read_bytes())
-    assert state.fingerprint_version == FINGERPRINT_VERSION  # (written anew: 10 reads it as 9)
-    assert state.pages["japan.html"].fingerprint == by_9
+    assert state.fingerprint_version == FINGERPRINT_VERSION and not state.outdated
+    assert state.pages["japan.html"].fingerprint == fingerprint_html(data, url=BASE + "japan.html")
 
     write(site, T3, spread=False, caption="Glico, Dotonbori.")
     report = run(site, out)
-    assert lastmods(out) == {
-        **first,
-        "japan.html": lastmod_from_timestamp(T3, Precision.DATETIME),
-    }
-    assert report.dates == {"kept": 1, "content changed": 1}
+    assert lastmods(out) == {"japan.html": lastmod_from_timestamp(T3, Precision.DATETIME)}
+    assert report.dates == {"no date (unchanged, none remembered)": 1, "content changed": 1}

@@ -12,9 +12,9 @@
 # Whether a live page is that version (same_version) is compared like with like. The same bytes are
 # the same version: a bucket's page by the ETag the state keeps (the MD5 of one PUT's bytes), a
 # tree's by the file the build read, still in the site folder. Other bytes are compared by content,
-# both fingerprints made the same way from the bytes alone: a page's fingerprint in the state was
-# made with the other pages' lines at hand (fingerprint.linememo), and on some pages that reads a
-# block of furniture differently, so the remembered fingerprint is the last resort, where no
+# both fingerprints made the same way from the bytes alone: a page's fingerprint in the state may
+# be of a sitemill that read some pages otherwise (a block of furniture; before issue 80, with
+# other pages' lines at hand), so the remembered fingerprint is the last resort, where no
 # published bytes are at hand; and no resort at all when it is of a version this sitemill cannot
 # compute (the page is then not compared).
 

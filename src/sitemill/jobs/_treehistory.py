@@ -19,7 +19,6 @@ from sitemill.jobs._treeseen import recall, remember_walk, remembered_prints
 from sitemill.jobs._walkpool import log_then_workers, pool_for_walk, read_before_walk
 from sitemill.lastmod.fingerprint.digest import (
     FINGERPRINT_VERSION,
-    LineMemo,
     PageMemo,
     fingerprint_key,
     fingerprint_reduced,
@@ -154,9 +153,9 @@ def _dated(
     progress: Progress | None,
 ) -> ContentHistory:
     """The files' content dates, once every page is read (and fingerprinted), ``walking``
-    their versions with the run's pages reduced (linememo.PageMemo)."""
+    their versions with the run's pages reduced (digest.PageMemo)."""
     found, pages = walking
-    reads.complete()  # (the walk wants them all; each worker fills its own LineMemo)
+    reads.complete()  # (the walk wants them all; each worker fills its own PageMemo)
     unread = (reads.deferred, partial(read_whole, root))
     told = Ticker(progress, DATES, start=False)
     dated = date_by_content(
@@ -177,14 +176,13 @@ def _dated(
 def _fingerprint(config: Config, function: Callable[..., _T], pages: PageMemo) -> partial[_T]:
     """The fingerprint of a file of the site and of its older versions with the reduction it
     hashed (fingerprint_reduced: the walk names edits from it), or that reduction alone
-    (reduce_file: what template edits are judged on, history.templateedits), with a LineMemo
-    for the walk, which holds the pages it reduced in ``pages``; its links resolve from the
-    site's base URL."""
+    (reduce_file: what template edits are judged on, history.templateedits), the pages it
+    reduced held in ``pages``; its links resolve from the site's base URL."""
     return partial(
         function,
         ignore=config.fingerprint_ignore,
         main=config.content_scope is ContentScope.MAIN,
-        memo=LineMemo(pages),
+        memo=pages,
         base=config.base_url,
     )
 
@@ -205,7 +203,7 @@ def _walked(
 
 def _defers(work: int, sizes: list[int]) -> bool:
     """Whether the walk through git fingerprints the current version of each file it walks,
-    just before its older ones (fingerprint.linememo), the reads waiting for git log: with many
+    just before its older ones, the reads waiting for git log: with many
     pages (``work``: a pool's) whose ``sizes`` are DEFER_MEAN_BYTES or more on average."""
     return work >= MIN_POOL_BYTES and bool(sizes) and sum(sizes) / len(sizes) >= DEFER_MEAN_BYTES
 

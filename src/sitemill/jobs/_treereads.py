@@ -22,7 +22,6 @@ from sitemill.html.facts import (
 )
 from sitemill.lastmod.fingerprint.digest import (
     MAX_FINGERPRINT_BYTES,
-    LineMemo,
     PageMemo,
     file_url,
     fingerprint_bytes,
@@ -167,7 +166,7 @@ def _read_chunk(
     files, known = chunk
     (whole, declare), reads = wants, PageReads()
     images = config.images and config.format is OutputFormat.XML
-    memo = LineMemo(pages)  # (a site's pages share lines: the navigation, the head, the footer)
+    memo = PageMemo() if pages is None else pages
     declared = _declared_reader() if declare else None
     for file in files:
         path = file.path
@@ -206,7 +205,7 @@ def _fingerprint(
     reads: PageReads,
     config: Config,
     read: tuple[str, bytes],
-    memo: LineMemo,
+    memo: PageMemo,
     earlier: tuple[int, bool, str] | None,
 ) -> None:
     """Note in ``reads`` the fingerprint of the page ``read`` (its path and bytes): an HTML

@@ -5,13 +5,10 @@ descriptions are left out, and link targets count as a reader follows them."""
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 import timing
 from htmlutil import text_of
-from sitemill.lastmod.fingerprint import regionmarkers, regionselect
-from sitemill.lastmod.fingerprint.digest import LineMemo, file_url, fingerprint_html, reduce_html
+from sitemill.lastmod.fingerprint.digest import PageMemo, file_url, fingerprint_html, reduce_html
 from sitemill.lastmod.fingerprint.targets import target
 
 
@@ -50,8 +47,8 @@ from sitemill.lastmod.fingerprint.targets import target
 )
 def test_the_region_without_its_furniture(page: str, reduction: str) -> None:
     assert text_of(reduce_html(page.encode())) == reduction
-    memo = LineMemo()
-    lines = page.replace(">", ">\n").encode()  # (read line by line: the same)
+    memo = PageMemo()
+    lines = page.replace(">", ">\n").encode()  # (a line a tag: the same)
     assert reduce_html(lines, memo=memo) == reduce_html(lines)
     assert text_of(reduce_html(lines)) == reduction
 
@@ -191,29 +188,6 @@ def test_hostile_furniture_takes_linear_time(unit: bytes) -> None:
     assert timing.linear(fingerprint_html, make(125_000), make(1_000_000), 20)
 
 
-ROLE_PIECES = st.sampled_from(
-    [
-        *("<div", " ", "\t", "\x0b", "/", "=", '"', "'", ">", "é", "\u0130", "\ud800", "x"),
-        *("role", "ROLE", "Role", "rOlE", "ole", "whole", "console", "r", "ole=", "Role ="),
-        *("main", "MAIN", "navigation", "Search", "banner", "contentinfo", "complementary"),
-        *("<div role=main>", "<p class=console ROLE='Navigation x'>", ' role = "search é"'),
-        *("<nav role=mainx>", "<div role='é main'>", "<div\nrole=banner/>", "roleрole=main"),
-    ]
-)
-
-
-@settings(max_examples=800, deadline=None)
-@given(st.lists(ROLE_PIECES, max_size=40))
-def test_where_a_role_may_stand_is_where_a_search_finds_one(pieces: list[str]) -> None:
-    """may_have_role looks for the role attribute's name in the page's bytes, not with a
-    case-insensitive search of its text (which took most of a fingerprint's time): the same
-    answer, in any case and around characters outside ASCII."""
-    text = "".join(pieces)
-    main = "ole" in text and regionmarkers.has_role_main(text)
-    furniture = "ole" in text and regionselect._ROLE_FURNITURE.search(text) is not None
-    assert regionselect.may_have_role(text) == (main or furniture)
-
-
 def test_a_self_date_beside_a_link_leaves_no_space_there() -> None:
     # Material for MkDocs (a real site): "Last update" in the article, then its sponsor link;
     # a theme upgrade moved the self-date out of the article (an aside: furniture).
@@ -259,10 +233,9 @@ def test_version_5_narrows_to_the_one_article_that_holds_the_headline() -> None:
 
 
 def test_the_headline_article_is_the_same_read_line_by_line() -> None:
-    # A real page has a line per tag or so: read line by line (fingerprint.rolemarkers, its
-    # role=main; fingerprint.linememo without it), the memo shared by two pages, it reduces as read
-    # whole.
-    memo = LineMemo()
+    # A real page has a line per tag or so: with its role=main and without, the memo shared by
+    # two pages (digest.PageMemo), it reduces as read whole.
+    memo = PageMemo()
     for text in (MINIMAL_MISTAKES, MINIMAL_MISTAKES.replace(" role=main", "")):
         page = text.format(TEASERS).replace("><", ">\n<").encode()
         assert reduce_html(page, memo=memo) == reduce_html(page)
@@ -282,8 +255,8 @@ def test_version_5_keeps_the_title_block_before_a_region_without_a_headline() ->
     assert text_of(reduce_html(HERO.encode())) == "Home | Tool Tool A tagline. Fast Features."
     edited = HERO.replace("A tagline.", "A better tagline.").encode()
     assert fingerprint_html(edited) != fingerprint_html(HERO.encode())
-    # Read line by line, the memo shared with the page before it, it reduces as read whole.
-    memo = LineMemo()
+    # A line a tag, the memo shared with the page before it, it reduces as read whole.
+    memo = PageMemo()
     for page in (HERO, HERO.replace("Features.", "More.")):
         lines = page.replace("><", ">\n<").encode()
         assert reduce_html(lines, memo=memo) == reduce_html(page.encode())
@@ -373,8 +346,8 @@ def test_version_6_keeps_a_list_pages_headline_beside_its_one_teaser() -> None:
     assert "cacheTag" in reduce_html(NEXT_NEW.encode())
     # The teaser's <h1>, which the page's title does not name, is not the page's headline.
     assert fingerprint_html(NEXT_OLDEST.encode()) == fingerprint_html(NEXT_OLD.encode())
-    # Read line by line, the memo shared with the page before it, it reduces as read whole.
-    memo = LineMemo()
+    # A line a tag, the memo shared with the page before it, it reduces as read whole.
+    memo = PageMemo()
     for page in (NEXT_OLDEST, NEXT_OLD, NEXT_NEW):
         lines = page.replace("><", ">\n<").encode()
         assert reduce_html(lines, memo=memo) == reduce_html(page.encode())

@@ -101,10 +101,7 @@ def test_the_upgrade_that_writes_json_ld_into_every_page_moves_no_fingerprint(na
     # 9 counted what was left (a post's author node, a doc's crumb position, a list's type).
     make, url = PAGES[name]
     assert fingerprint_html(make(True), url=url) == fingerprint_html(make(False), url=url)
-    assert leaves(make(True), url) == []
-    assert fingerprint_html(make(True), url=url, version=9) != fingerprint_html(
-        make(False), url=url, version=9
-    )
+    assert leaves(make(True), url) == []  # (version 9, which counted them, is gone: issue 80)
 
 
 def test_what_the_page_does_not_show_still_counts() -> None:
@@ -140,4 +137,3 @@ def test_the_page_s_own_node_keeps_its_other_values() -> None:
     graph = {"@context": "https://schema.org", "@graph": [{**node, "@context": None}]}
     in_graph = html("Release one", graph, "<h1>Release one</h1>")
     assert leaves(in_graph, url) == ["@graph.keywords=tea"]
-    assert "mainEntityOfPage.name=Elsewhere" in leaves(page, url, 9)

@@ -33,27 +33,3 @@ def test_a_page_compiles_no_expression(monkeypatch: pytest.MonkeyPatch) -> None:
     for n in range(1, 20):
         fingerprint_html(page(n), url=f"https://example.com/a/p{n}.html")
     assert compiled == []
-
-
-def test_pages_that_spell_the_same_tags_are_looked_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Which tags a page read in order tells its Structure depends on the names it spells
-    (fingerprint.orderedpass): the pages of one template spell the same, and are looked at once."""
-    from sitemill.lastmod.fingerprint import orderedpass
-
-    looked: list[object] = []
-    real = orderedpass.told_spellings
-
-    def counted(*args: object) -> list[str]:
-        looked.append(args)
-        return real(*args)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(orderedpass, "told_spellings", counted)
-    monkeypatch.setattr(orderedpass, "_TOLD", {}, raising=False)
-    pages = [
-        f"<title>Page {n}</title><nav role=navigation>Menu</nav><p>Words of page {n}.</p>".encode()
-        for n in range(20)
-    ]
-    prints = {
-        fingerprint_html(page, url=f"https://example.com/p{n}.html") for n, page in enumerate(pages)
-    }
-    assert len(prints) == 20 and len(looked) == 1

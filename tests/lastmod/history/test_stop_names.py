@@ -49,7 +49,7 @@ def blog(title: str = "Notes 1.0", edited: str = "", build: int = 0) -> dict[str
 def dated(repo: Path, pool: WorkPool | None = None) -> tuple[dict[str, int], dict[str, str]]:
     """The posts' content dates and the blob table of a first run, as jobs.treehistory dates."""
     paths = sorted(blog())
-    fingerprint = partial(digest.fingerprint_reduced, base=BASE, memo=digest.LineMemo())
+    fingerprint = partial(digest.fingerprint_reduced, base=BASE, memo=digest.PageMemo())
     current = {path: fingerprint(path, (repo / path).read_bytes())[0] for path in paths}
     reduce = partial(digest.reduce_file, base=BASE)
     found = read_file_versions(repo, paths)
@@ -171,7 +171,7 @@ def test_a_first_run_reduces_no_version_twice(
     commit(repo, blog("Notes 1.1"), T2)
     commit(repo, blog("Notes 1.1", edited="beta"), T3)
     paths = sorted(blog())
-    fingerprint = partial(digest.fingerprint_reduced, base=BASE, memo=digest.LineMemo())
+    fingerprint = partial(digest.fingerprint_reduced, base=BASE, memo=digest.PageMemo())
     current = {path: fingerprint(path, (repo / path).read_bytes())[0] for path in paths}
     reduced: Counter[tuple[bytes, str]] = Counter()
     reduce_html = digest.reduce_html
@@ -197,7 +197,7 @@ def test_a_first_run_reduces_the_work_tree_s_pages_once(
     # Each post stops at its tip (the theme's release, beta's own words), a commit the
     # template pass names in this process: the tip's blob is the work tree's page, which the
     # run read and reduced for its fingerprint. Before: the template pass reduced each tip a
-    # second time (linememo.PageMemo: the run's pages reduced, by their bytes).
+    # second time (digest.PageMemo: the run's pages reduced, by their bytes).
     repo = make_repo(tmp_path / "site")
     commit(repo, blog(), T1)
     commit(repo, blog("Notes 1.1", edited="beta"), T2)

@@ -10,7 +10,6 @@ import re
 from typing import Final, TypedDict, Unpack
 
 from sitemill.lastmod.fingerprint import reduction
-from sitemill.lastmod.fingerprint.linememo import LineMemo, PageMemo, page_digest_key
 from sitemill.lastmod.fingerprint.restated import Said
 from sitemill.lastmod.fingerprint.structureddata import structured_data
 from sitemill.lastmod.fingerprint.targetmarks import ASSET_EXTENSIONS, escape_kept_values
@@ -29,7 +28,6 @@ __all__ = [
     "FINGERPRINT_VERSION",
     "HTML_SUFFIXES",
     "MAX_FINGERPRINT_BYTES",
-    "LineMemo",
     "PageMemo",
     "file_url",
     "fingerprint_bytes",
@@ -67,7 +65,46 @@ _BESIDE_UNSPACED: Final = re.compile(rf"\s(?:(?<=[{_UNSPACED}]\s)\s*|\s*(?=[{_UN
 _UTF8_BOM: Final = b"\xef\xbb\xbf"
 _PLUS_SIGNS: Final = 16  # looked at one by one before a page is searched for "ld+json"
 DIGEST_SIZE: Final = 16  # bytes of BLAKE2b: 32 hex digits
-_COMPUTABLE: Final = frozenset({FINGERPRINT_VERSION, *EARLIER_VERSIONS})  # (8 to 11)
+_COMPUTABLE: Final = frozenset({FINGERPRINT_VERSION, *EARLIER_VERSIONS})  # (10 and 11)
+# Characters of whole pages' reductions a process's PageMemo holds (the newest): a first run's
+# work tree and the versions of its walk around the tip (doxygen's 536 pages: 9 Mi).
+PAGE_CHARS: Final = 16 * 1024 * 1024
+
+
+class PageMemo:
+    """Whole pages' reductions by their bytes' digest and what else the reduction depends on,
+    the newest kept while they hold at most ``limit`` characters (issue 79): a page version
+    read twice in one run (the work tree's page, fingerprinted, then its blob at the tip where
+    a commit's census names the edit there, history.templateedits) is reduced once. One for
+    a run, shared by the readings of its process (jobs.treehistory); pickled empty."""
+
+    __slots__ = ("_held", "_limit", "_size")
+
+    def __init__(self, limit: int = PAGE_CHARS) -> None:
+        self._held: dict[tuple[object, ...], str] = {}
+        self._size, self._limit = 0, limit
+
+    def __getstate__(self) -> dict[str, object]:
+        return {}
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        self.__init__()  # type: ignore[misc]
+
+    def get(self, key: tuple[object, ...]) -> str | None:
+        return self._held.get(key)
+
+    def add(self, key: tuple[object, ...], reduction: str) -> None:
+        if key in self._held or len(reduction) > self._limit:
+            return
+        self._held[key] = reduction
+        self._size += len(reduction)
+        while self._size > self._limit:  # (the oldest first)
+            self._size -= len(self._held.pop(next(iter(self._held))))
+
+
+def page_digest_key(data: bytes, *reading: object) -> tuple[object, ...]:
+    """A page's key in a PageMemo: its bytes' digest (16 bytes of BLAKE2b) and ``reading``."""
+    return (hashlib.blake2b(data, digest_size=16).digest(), *reading)
 
 
 def fingerprint_bytes(data: bytes) -> str:
@@ -77,11 +114,11 @@ def fingerprint_bytes(data: bytes) -> str:
 
 class ReadingScope(TypedDict, total=False):
     """How a page is read besides its bytes, ``ignore`` patterns and ``version``: ``main``
-    (content_scope = "main"; True unless said) and ``memo`` (lines of pages reduced before, which
-    make a page that shares them cheaper to reduce: the same reduction)."""
+    (content_scope = "main"; True unless said) and ``memo`` (pages reduced before in this run:
+    a page read again is not reduced again; the same reduction)."""
 
     main: bool
-    memo: LineMemo | None
+    memo: PageMemo | None
 
 
 class HtmlReading(ReadingScope, total=False):
@@ -111,7 +148,7 @@ def fingerprint_html(
     footers and sidebars) is left out wherever it stands (fingerprint.regionselect); self-dates
     and empty descriptions are left out, and link and image targets are spelled as a reader
     follows them from the page's URL (fingerprint.targets). ``version``: FINGERPRINT_VERSION, or
-    one of EARLIER_VERSIONS (8, 9, 10), to compare with what a state of an earlier sitemill
+    EARLIER_VERSIONS' one (10), to compare with what a state of an earlier sitemill
     remembers.
     """
     return fingerprint_html_reduced(data, ignore, version, **reading)[0]
@@ -126,10 +163,7 @@ def fingerprint_html_reduced(
     """fingerprint_html, and what it hashed: the page's reduction (reduce_html), from one
     pass (a page's resemblance sketch is made from it: fingerprint.resemblance)."""
     reduction = reduce_html(data, ignore, version, **reading)
-    memo = reading.get("memo")
-    if memo is None:
-        return reduction_fingerprint(reduction, version), reduction
-    return memo.digest(_spaced(reduction, version), _hashed), reduction
+    return reduction_fingerprint(reduction, version), reduction
 
 
 def reduction_fingerprint(reduction: str, version: int = FINGERPRINT_VERSION) -> str:
@@ -225,20 +259,20 @@ def reduce_html(
     """What fingerprint_html hashes (less the white space _SPACING leaves out): the page's text
     with its marked link and image targets; with ``main``, only the title, the meta description
     and the main region (fingerprint.reduction); then its JSON-LD, wherever it stands
-    (fingerprint.structureddata). ``version``: 8 to 11 (a ValueError else)."""
+    (fingerprint.structureddata). ``version``: 10 or 11 (a ValueError else)."""
     if version not in _COMPUTABLE:
         raise ValueError(f"fingerprint version {version} is not computable: {sorted(_COMPUTABLE)}")
     url = reading.get("url", "")
     main, memo = reading.get("main", True), reading.get("memo")
     key = None if memo is None else page_digest_key(data, ignore, version, main, url)
-    if memo is not None and key is not None and (found := memo.pages.get(key)) is not None:
-        return found  # (a page reduced before in this process: linememo.PageMemo)
+    if memo is not None and key is not None and (found := memo.get(key)) is not None:
+        return found  # (a page reduced before in this process: PageMemo)
     page, data = data, escape_kept_values(data)  # (a raw "<" in a link's, image's or meta value)
-    reduced = reduction.reduce_markup(data, ignore, version, main=main, memo=memo, url=url)
+    reduced = reduction.reduce_markup(data, ignore, version, main=main, url=url)
     structured = _structured_data(page, ignore, url, reduced, version)
     reduced = reduced + structured if structured else reduced
     if memo is not None and key is not None:
-        memo.pages.add(key, reduced)
+        memo.add(key, reduced)
     return reduced
 
 

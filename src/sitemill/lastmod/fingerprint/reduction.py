@@ -7,30 +7,18 @@ from __future__ import annotations
 
 import html
 import re
-from functools import cache, lru_cache, partial
+from functools import lru_cache
 from typing import Final
 
 from sitemill.lastmod.fingerprint import (
     contents,
     regionselect,
-    rolemarkers,
     targets,
-    titleblock,
 )
 from sitemill.lastmod.fingerprint.comments import in_code as _in_code
 from sitemill.lastmod.fingerprint.comments import join_around_comments
-from sitemill.lastmod.fingerprint.linebatch import Passes
-from sitemill.lastmod.fingerprint.linememo import LineMemo, reduce_lines
-from sitemill.lastmod.fingerprint.orderedpass import in_order
-from sitemill.lastmod.fingerprint.regionkey import (
-    NOTE_SIGNS,
-    piece_notes,
-    region_key,
-    same_in_order,
-)
 from sitemill.lastmod.fingerprint.regionmarkers import ANY_MARKER, REGION_MARKS
 from sitemill.lastmod.fingerprint.taggrammar import NOT_TEXT
-from sitemill.lastmod.fingerprint.tagpass import first_pass
 from sitemill.lastmod.fingerprint.targetmarks import (
     KEPT_TAG,
     LINK_END_MARK,
@@ -45,12 +33,6 @@ from sitemill.lastmod.fingerprint.targetmarks import (
 from sitemill.lastmod.fingerprint.whitespace import collapse_whitespace, drop_invisible
 
 _UTF8_BOM: Final = b"\xef\xbb\xbf"
-_MARK_BYTES: Final = (b"\x01", b"\x02", b"\x03")
-# A page of fewer lines is reduced whole, not line by line (fingerprint.linememo): a page written on
-# a line or two (a minified one, a stub) shares no line with another, and its memo's lookups,
-# batches and notes cost more than they save (a 115-byte page of 2 lines: 37 us against 17 us).
-_MEMO_LINES: Final = 8
-_LINES_SEEN: Final = 64 * 1024  # (where they are counted: a page's first bytes tell)
 
 
 def reduce_markup(
@@ -59,23 +41,16 @@ def reduce_markup(
     version: int,
     *,
     main: bool,
-    memo: LineMemo | None = None,
     url: str = "",
 ) -> str:
     """What fingerprint_html hashes (digest.reduce_html: the same, escaped first; the JSON-LD
     after): the page's text with its marked link and image targets;
     with ``main``, only the title, the meta description and the main region less its furniture
     (fingerprint.regionselect); targets spelled as a reader follows them from ``url``
-    (fingerprint.targets). ``version``: 8 to 11 (fingerprint.versions). ``memo``: lines reduced
-    before (the same result, line by line: fingerprint.linememo)."""
+    (fingerprint.targets). ``version``: 10 or 11 (fingerprint.versions)."""
     raw = data.removeprefix(_UTF8_BOM)
     raw = leave_out_hidden(raw)  # (what no reader sees: a tab panel's seen by choosing its tab)
-    if version >= 9:  # (a comment parts no words: join_around_comments)
-        raw = join_around_comments(raw)
-    if memo is not None and raw.count(b"\n", 0, _LINES_SEEN) >= _MEMO_LINES:
-        reduced = _by_lines(raw, ignore, main, memo, (version, url))
-        if reduced is not None:
-            return reduced
+    raw = join_around_comments(raw)  # (a comment parts no words)
     text = _ignored(raw.decode("utf-8", "replace"), ignore)
     for mark in (MARK_EDGE, *REGION_MARKS):
         if mark in text:
@@ -88,13 +63,13 @@ def _finished(text: str, *, main: bool, url: str, version: int) -> str:
     """After the passes: its region (fingerprint.regionselect) and targets
     (fingerprint.targets), a post's neighbours left out (read_neighbours).
     Links read as no link go before the spaces beside marks (fingerprint.targets)."""
-    text = read_neighbours(read_copies(text, version))
+    text = read_neighbours(read_copies(text))
     if targets.EMPTY_DESCRIPTION in text:
         text = text.replace(targets.EMPTY_DESCRIPTION, " ")
     if main:
         if version >= 11:  # (a table of contents: fingerprint.contents)
             text = contents.leave_out_contents(text, url)
-        text = regionselect.select(text, descriptions, version, url)
+        text = regionselect.select(text, descriptions, url)
     text = targets.spaced_targets(drop_invisible(text))  # (no reader sees; a target's spaces)
     return unspace_marks(targets.finish_reduction(collapse_whitespace(text), url, version))
 
@@ -105,53 +80,25 @@ def _ignored(text: str, ignore: tuple[re.Pattern[str], ...]) -> str:
     return text
 
 
-def _by_lines(
-    raw: bytes,
-    ignore: tuple[re.Pattern[str], ...],
-    main: bool,
-    memo: LineMemo,
-    page: tuple[int, str],
-) -> str | None:
-    """The reduction line by line, each tag replaced on its own (regionselect.flat_start): the
-    same as in order (regionselect.Structure) unless the page's <main> and </main> tags are not
-    one of each, in that order (None: read it in order); elements with roles are marked and
-    resolved (fingerprint.rolemarkers). A page whose region, title and descriptions are those of a
-    page reduced before is that page's (not one with roles, whose markers are resolved over the
-    whole page). ``page``: the version and the page's URL (for its targets)."""
-    version, url = page
-    if ignore:
-        raw = _ignored(raw.decode("utf-8", "replace"), ignore).encode("utf-8", "surrogatepass")
-    for mark in _MARK_BYTES:  # (MARK_EDGE and REGION_MARKS: never in the text the passes read)
-        if mark in raw:
-            raw = raw.replace(mark, b" ")
-    passes = _FLAT_MAIN if main else _FLAT_BODY
-    scope: object = (version, main)
-    names = rolemarkers.role_names(raw) if main else ()
-    if names:  # (elements with roles: fingerprint.rolemarkers)
-        passes, scope = _role_passes(names), (version, main, names)
-    try:
-        lines = reduce_lines(raw, passes, memo, scope)
-    except (_InOrder, rolemarkers.IN_ORDER):
-        return None
-    notes = lines.all_notes()
-    if not same_in_order(notes):
-        return None
-    if names:
-        resolved = rolemarkers.resolve_roles(names, lines.text())
-        return _finished(resolved, main=main, url=url, version=version)
-    key = region_key(lines, notes) if main else None
-    if key and titleblock.headline_beside((*lines.pieces, lines.tail), key[1:]):
-        key = None  # (its title block may stand outside the region: fingerprint.titleblock)
-    if key is None:
-        return _finished(lines.text(), main=main, url=url, version=version)
-    page_key = (str(version), url, *key)
-    reduced = memo.results.get(page_key)
-    if reduced is None:
-        # The key's pieces select as the page does (regionkey.region_key): the title, the
-        # descriptions and the region, with no navigation or footer to copy and scan.
-        reduced = _finished("".join(key[1:]), main=True, url=url, version=version)
-        memo.remember(page_key, reduced)
-    return reduced
+def in_order(text: str) -> str:
+    """The first pass with ``main``: NOT_TEXT.sub with regionselect.Structure told each start
+    and end tag in document order (its name lower-cased), which answers what it becomes: a
+    marker where a main region or furniture starts or ends, else a space; an inline element's
+    tag nothing. (Issue 80 retired the speed twins of this pass, a split by tag names and a
+    reading line by line with a memo: at full size 0.85x to 1.19x its CPU, not the 1.5x a
+    second way of doing one job must earn.)"""
+    structure = regionselect.Structure()
+
+    def told(found: re.Match[str]) -> str:
+        if found.start("inline") >= 0:
+            return ""
+        name = found["start"]
+        if name is not None:
+            return structure.start(name.lower(), found[0])
+        name = found["end"]
+        return " " if name is None else structure.end(name.lower())
+
+    return NOT_TEXT.sub(told, text)
 
 
 def _rest(text: str) -> str:
@@ -164,52 +111,10 @@ def _rest(text: str) -> str:
     return html.unescape(text)
 
 
-def _flat_main(found: re.Match[str]) -> str:
-    """NOT_TEXT's replacement with a marker where a main region or furniture may start or end
-    (regionselect.flat_start)."""
-    if found.start("inline") >= 0:
-        return ""
-    name = found["start"]
-    if name is not None:
-        replaced = regionselect.flat_start(name.lower(), found[0])
-        if replaced is None:
-            raise _InOrder
-        return replaced
-    name = found["end"]
-    return " " if name is None else regionselect.flat_end(name.lower())
-
-
-class _InOrder(Exception):
-    """The page is read again, its tags in order (regionselect.Structure): see _by_lines."""
-
-
 def _flat_body(found: re.Match[str]) -> str:
     """NOT_TEXT's replacement for content_scope = "body": an inline element's tag is nothing,
     any other tag, comment or hidden element a space."""
     return "" if found.start("inline") >= 0 else " "
-
-
-def _no_notes(first: str, reduced: str) -> str:
-    return ""
-
-
-def _first(main: bool, text: str) -> str:
-    """The first pass of a page read line by line: NOT_TEXT.sub with _flat_main (``main``)
-    or _flat_body, by one split where no element may have a role (fingerprint.tagpass)."""
-    first = first_pass(text, main=main)
-    if first is not None:
-        return first
-    return NOT_TEXT.sub(_flat_main if main else _flat_body, text)
-
-
-_FLAT_MAIN: Final = Passes(partial(_first, True), _rest, piece_notes, NOTE_SIGNS)
-_FLAT_BODY: Final = Passes(partial(_first, False), _rest, _no_notes)
-
-
-@cache
-def _role_passes(names: tuple[str, ...]) -> Passes:
-    """The passes of a page whose elements of ``names`` have roles (fingerprint.rolemarkers)."""
-    return Passes(partial(rolemarkers.first_pass_with_roles, names), _rest, piece_notes, NOTE_SIGNS)
 
 
 # What no reader sees: elements hidden by an attribute or an inline style (fingerprint v7).

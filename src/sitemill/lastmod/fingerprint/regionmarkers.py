@@ -26,7 +26,6 @@ ANY_MARKER: Final = re.compile("\x02[a-zA-Z]\x03")
 # Any marker, its letter as group 1 (fingerprint.regionselect's furniture, fingerprint.titleblock's
 # headers).
 LETTERED: Final = re.compile("\x02([a-zA-Z])\x03")
-_REGION_MARKERS: Final = re.compile("\x02([mMtT])\x03")
 # role="main" (the first token of the value), as an attribute of the tag; a tag whose other
 # attribute's value spells it is taken alike (rare; deterministic all the same).
 _ROLE_MAIN: Final = re.compile(
@@ -42,53 +41,9 @@ ROLE_MARKERS: Final = (_ROLE_START, _ROLE_END)
 TITLE_MARKERS: Final = (_TITLE_START, _TITLE_END)
 
 
-# Where a role attribute may start (one character before its name): found in the page's bytes
-# lower-cased (ASCII only, as the patterns' IGNORECASE | ASCII), where "role" is a plain
-# search; searching the text with a case-insensitive pattern is 4 to 15 times slower on real
-# pages (measured on a Next.js export's 123 KB pages and a Docusaurus site).
-_BEFORE_NAME: Final = frozenset(b"\t\n\f\r /")
-
-
-def role_attributes(data: bytes) -> list[int]:
-    """Where in ``data`` (a text's UTF-8) a role attribute may start: every position from
-    which _ROLE_MAIN (or a pattern like it, in bytes: role_pattern) can match, in order."""
-    lowered = data.lower()
-    starts = []
-    at = lowered.find(b"role")
-    while at >= 0:
-        if at and lowered[at - 1] in _BEFORE_NAME:
-            starts.append(at - 1)
-        at = lowered.find(b"role", at + 4)
-    return starts
-
-
-def role_pattern(pattern: re.Pattern[str]) -> re.Pattern[bytes]:
-    """A role pattern of ``text`` for its UTF-8 bytes (role_attributes): the same matches,
-    as no byte of a character outside ASCII is an ASCII one."""
-    return re.compile(pattern.pattern.encode("ascii"), re.IGNORECASE | re.VERBOSE)
-
-
-_ROLE_MAIN_BYTES: Final = role_pattern(_ROLE_MAIN)
-
-
 def has_role_main(tag: str) -> bool:
     """Whether a start tag has role=main (the first token of its role)."""
     return _ROLE_MAIN.search(tag) is not None
-
-
-def has_role_main_at(data: bytes, at: int) -> bool:
-    """Whether role=main (as has_role_main finds it) starts at ``at`` in ``data``, a text's
-    UTF-8 (role_attributes)."""
-    return _ROLE_MAIN_BYTES.match(data, at) is not None
-
-
-def region_sequence(text: str, letters: dict[int, int]) -> str:
-    """The markers of <main>, </main>, <title> and </title> in ``text``, in order: m, M, t,
-    T translated by ``letters`` (regionselect.flat_start writes one for every such tag,
-    regionselect.Structure one for every <main> and the end tags that close them)."""
-    if REGION_MARKS[0] not in text:
-        return ""
-    return "".join(_REGION_MARKERS.findall(text)).translate(letters).replace(" ", "")
 
 
 def region_of(text: str) -> tuple[int, int] | None:

@@ -14,9 +14,9 @@
 # and then a region (or a page without one) narrows to the page's own article
 # (fingerprint.titledarticle). What only the page says is kept wherever it stands.
 #
-# The tags are told to a ``Structure`` in document order (fingerprint.orderedpass), or replaced each
-# on its own (flat_start) where that is the same; either leaves markers (regionmarkers.REGION_MARKS,
-# never in the text) where these elements start and end, and ``select`` reads them.
+# The tags are told to a ``Structure`` in document order (fingerprint.reduction.in_order), which
+# leaves markers (regionmarkers.REGION_MARKS, never in the text) where these elements start and
+# end, and ``select`` reads them.
 
 from __future__ import annotations
 
@@ -78,46 +78,11 @@ _ROLE_FURNITURE: Final = re.compile(
     | (?:navigation|complementary|search|banner|contentinfo)(?=[\t\n\f\r />]|\Z) )""",
     re.IGNORECASE | re.ASCII | re.VERBOSE,
 )
-_ROLE_FURNITURE_BYTES: Final = regionmarkers.role_pattern(_ROLE_FURNITURE)
-
-
-def may_have_role(text: str) -> bool:
-    """Whether a start tag in ``text`` may have role=main or a furniture role (False is sure):
-    such a page is read in order (Structure), not line by line."""
-    if "ole" not in text:
-        return False
-    data = text.encode("utf-8", "surrogatepass")
-    return any(has_role_at(data, at) for at in regionmarkers.role_attributes(data))
 
 
 def has_furniture_role(tag: str) -> bool:
     """Whether a start tag has a furniture role (the first token of its role)."""
     return _ROLE_FURNITURE.search(tag) is not None
-
-
-def has_role_at(data: bytes, at: int) -> bool:
-    """Whether role=main or a furniture role starts at ``at`` in ``data``, a text's UTF-8
-    (regionmarkers.role_attributes)."""
-    return (
-        regionmarkers.has_role_main_at(data, at)
-        or _ROLE_FURNITURE_BYTES.match(data, at) is not None
-    )
-
-
-def flat_start(name: str, tag: str) -> str | None:
-    """What a start tag becomes when no element has role=main or a furniture role: its marker
-    (START_MARKERS) or a space; None for a tag with such a role (read the page in order)."""
-    marker = START_MARKERS.get(name)
-    if marker is not None:
-        return marker
-    if "ole" in tag and (regionmarkers.has_role_main(tag) or has_furniture_role(tag)):
-        return None
-    return " "
-
-
-def flat_end(name: str) -> str:
-    """What an end tag becomes when no element has a role (flat_start)."""
-    return END_MARKERS.get(name, " ")
 
 
 class Structure:
@@ -141,8 +106,8 @@ class Structure:
             if not self._main:
                 self._main = 1
                 return _MAIN_START
-            # Every later <main> is marked as well, as a page read line by line has them all
-            # (flat_start): regionmarkers.region_of finds the end tag of the first.
+            # Every later <main> is marked as well: regionmarkers.region_of finds the end tag of
+            # the first.
             replaced = self._start(name, tag)
             return _MAIN_START if replaced == " " else _MAIN_START + replaced
         return self._start(name, tag)
@@ -161,12 +126,6 @@ class Structure:
             self._furniture, self._depth = name, 1
             return _ROLE_START
         return " "
-
-    def listening(self) -> bool:
-        """Whether a tag of any name may change what this answers next (an element with
-        role=main or a furniture role is open); if not, a tag of a name not in START_MARKERS
-        or END_MARKERS, without "ole" in it, is a space and changes nothing."""
-        return self._state == 1 or self._depth > 0
 
     def end(self, name: str) -> str:
         marker = _ENDS.get(name)
@@ -188,40 +147,38 @@ class Structure:
         return replaced
 
 
-def select(
-    text: str, descriptions: Callable[[str], Iterable[str]], version: int, url: str = ""
-) -> str:
+def select(text: str, descriptions: Callable[[str], Iterable[str]], url: str = "") -> str:
     """The title, the meta descriptions (``descriptions`` finds their marks in a text) and the
     main region of ``text`` without its furniture, narrowed to the page's own article
     (fingerprint.titledarticle.article_finder); a page with no main region: its text without its
     furniture, or its title, descriptions and own article; read as join_page
-    does (``version``: 7 to 9). Teasers are read as the links to the pages they tease
+    does. Teasers are read as the links to the pages they tease
     (fingerprint.teasers: ``url``, the page's), a post's blocks of links outside its article left
-    out (fingerprint.linkblocks); version 9 leaves out the dates of the pages a
-    list page lists and its pager's count (_listed)."""
+    out (fingerprint.linkblocks); the dates of the pages a list page lists and its pager's count
+    are left out (_listed)."""
     if REGION_MARKS[0] not in text:
         return text
     found = regionmarkers.between(text, *regionmarkers.TITLE_MARKERS)
     title = "" if found is None else text[found[0] : found[1]]
-    narrowed = titledarticle.article_finder(version, regionmarkers.unmark(title))
+    narrowed = titledarticle.article_finder(regionmarkers.unmark(title))
     region = regionmarkers.region_of(text)
     if region is None:
         kept = without_furniture(text)
         if HEADLINE_START not in kept and titleblock.titled_headline(text, text):
             # (its title block: fingerprint.titleblock)
             kept = without_furniture(text, headline=True)
-        kept = read_teasers(kept, url, page=text, version=version)
+        kept = read_teasers(kept, url, page=text)
         kept = linkblocks.leave_out_link_blocks(kept, url, text)
         region = narrowed(kept)
         if region is None:
-            return join_page(_listed(kept, url, version), version)
+            return join_page(_listed(kept, url))
         text, body = kept, kept[region[0] : region[1]]
     else:
         # (a region that is an article: its header and footer are the article's)
         within = text[region[0] - len(ARTICLE_START) : region[0]] == ARTICLE_START
         kept = without_furniture(text[region[0] : region[1]], article=int(within), headline=True)
         headline = HEADLINE_START in kept
-        kept = read_teasers(kept, url, own=within, page=text, version=version)
+        kept = read_teasers(kept, url, own=within, page=text)
         if not within:
             kept = linkblocks.leave_out_link_blocks(kept, url, text)
         article = narrowed(kept)
@@ -231,16 +188,13 @@ def select(
             if header:
                 body = without_furniture(header, headline=True) + " " + body
     said = descriptions(text[: region[0]] + " " + text[region[1] :])
-    if version >= 9:
-        title = listpages.read_pager(title, url)
-    return join_selection(title, list(said), _listed(body, url, version), version)
+    title = listpages.read_pager(title, url)
+    return join_selection(title, list(said), _listed(body, url))
 
 
-def _listed(text: str, url: str, version: int) -> str:
-    """From version 9, ``text`` (what a page counts of its region, title aside) without the
+def _listed(text: str, url: str) -> str:
+    """``text`` (what a page counts of its region, title aside) without the
     dates of the pages it lists and the pager's count (fingerprint.listpages)."""
-    if version < 9:
-        return text
     text = listpages.without_stray_ends(listpages.leave_out_listed_dates(text, url))
     return listpages.read_pager(text, url)
 
@@ -287,25 +241,25 @@ def without_furniture(text: str, *, article: int = 0, headline: bool = False) ->
 # Besides its region (fingerprint.regionselect): its title by its parts (fingerprint.titleparts),
 # with its end marked (targetmarks.TITLE_END: history.templateedits reads the title apart), and its
 # meta descriptions less an excerpt of the text kept (fingerprint.excerpts), before that text.
-def join_page(kept: str, version: int) -> str:
+def join_page(kept: str) -> str:
     """A page with no main region and no article of its own, ``kept`` its marked text less
     its furniture: its title, its descriptions, then the rest of its text (joined)."""
     title, kept = regionmarkers.cut_title(kept)
     said = descriptions(kept)
     for mark in said:
         kept = kept.replace(mark, " ", 1)
-    return join_selection(title, said, kept, version)
+    return join_selection(title, said, kept)
 
 
-def join_selection(title: str, said: list[str], body: str, version: int) -> str:
+def join_selection(title: str, said: list[str], body: str) -> str:
     """The title (by its parts, its end marked), the descriptions (an excerpt of the body
-    left out) and the body of a page's selected text (see above), joined. From ``version`` 9
-    the body's markers (a heading's start and end, an article's) are no letters of the text an
-    excerpt is looked for in: version 8 read the letter of each (``<h2>`` as a "k"), so no
-    description that runs past a heading was ever found to be an excerpt."""
+    left out) and the body of a page's selected text (see above), joined. The body's markers
+    (a heading's start and end, an article's) are no letters of the text an excerpt is looked
+    for in (from version 9: version 8 read the letter of each, ``<h2>`` as a "k", so no
+    description that runs past a heading was ever found to be an excerpt)."""
     title = regionmarkers.unmark(title)
     if said:
-        page = regionmarkers.unmark(body) if version >= 9 else body
+        page = regionmarkers.unmark(body)
         said = excerpts.own_descriptions(said, page, title)
     title = title_parts(title) + TITLE_END
     return regionmarkers.unmark(" ".join((title, *said, body)))

@@ -165,7 +165,7 @@ def _walk(node: object, path: str, key: str, page: _Page, depth: int) -> Iterato
             clean = " ".join(name.replace(MARK_EDGE, " ").split())
             inner = f"{path}.{clean}" if path else clean
             found.extend(_walk(node[name], inner, name, page, depth + 1))
-        if said is not None and page.version >= 10 and found and _all_shown(found, said):
+        if said is not None and found and _all_shown(found, said):
             return
         yield from found
     elif isinstance(node, list):
@@ -191,7 +191,7 @@ def _restated(value: str, key: str, said: Said) -> bool:
 def _names_a_page(node: dict[str, object], page: _Page, *, inside: bool) -> bool:
     """Whether a JSON-LD ``node`` stands for a page of the site other than ``page``, or (from
     version 10) for ``page`` itself ``inside`` another node (see above)."""
-    itself = inside and page.version >= 10 and bool(page.url)
+    itself = inside and bool(page.url)
     for name in _PAGE_KEYS:
         value = node.get(name)
         if not isinstance(value, str) or (name == "@id" and "#" in value):
@@ -211,7 +211,7 @@ def _value(node: object, key: str, page: _Page) -> str | None:
         return None
     if node is True or node is False:
         return "true" if node else "false"
-    if key == "@type" and page.version >= 10:
+    if key == "@type":
         return None
     value = " ".join(str(node).replace(MARK_EDGE, " ").split())
     if _DATE.fullmatch(value) or ("date" in key.lower() and _DIGIT.search(value)):

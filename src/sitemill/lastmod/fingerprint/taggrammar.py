@@ -86,19 +86,3 @@ NOT_TEXT: Final = re.compile(
     )""",
     re.VERBOSE,
 )
-
-# NOT_TEXT again, its tags with one group, "name": a start or end tag's name as written ("/" before
-# an end tag's, "=" after a name that one follows directly), None for the rest (a comment, a
-# declaration, a hidden element, "</" with no name). The same matches, in the same places, as
-# NOT_TEXT (tests/lastmod/fingerprint/test_tagpass.py): what each becomes depends on its name
-# alone (fingerprint.tagpass), so one split replaces a Python call per tag. A "=" right after a
-# name is the start of an attribute value in NOT_TEXT's ATTRS, read here as ATTRS would read it.
-# Compiled on first use (fingerprint.tagpass.first_pass): most runs read no page line by line, and
-# every start-up would pay for it.
-TAGS_PATTERN: Final = rf"""< (?: {COMMENT}
-    | {_DECLARATION}
-    | {_HIDDEN}
-    | / {_NO_NAME}
-    | (?P<name> / {_NOT_A_LINK_END} {_NAME} =?+ | {_NOT_KEPT} {_NAME} =?+ )
-      (?: (?<==) {SPACE}*+ {ATTRIBUTE_VALUE} )?+ {ATTRS} {END}
-    )"""

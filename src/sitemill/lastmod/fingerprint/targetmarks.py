@@ -195,14 +195,12 @@ def _first_candidate(srcset: str | None) -> str | None:
     return found[1].rstrip(",") if found else None
 
 
-def read_copies(text: str, version: int) -> str:
+def read_copies(text: str) -> str:
     """``text`` with the srcset marks of pictures already shown (targetmarks.COPIES_START) left
-    out (``version`` 9), or read as any srcset's (the versions before it)."""
+    out (from version 9)."""
     if COPIES_START not in text:
         return text
-    if version >= 9:
-        return COPIES_MARK.sub("", text)
-    return text.replace(COPIES_START, "")
+    return COPIES_MARK.sub("", text)
 
 
 def spaced_out(text: str, spans: list[tuple[int, int]]) -> str:

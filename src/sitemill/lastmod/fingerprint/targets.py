@@ -119,7 +119,7 @@ def finish_reduction(text: str, url: str, version: int) -> str:
                 nowhere.append(index)
     parts[1::2] = marks
     if nowhere:
-        return _unlinked(parts, nowhere, apart=version >= 9)
+        return _unlinked(parts, nowhere)
     return MARK_EDGE.join(parts)
 
 
@@ -140,13 +140,13 @@ def follow(value: str, url: str) -> str | None:
     return found
 
 
-def _unlinked(parts: list[str], links: list[int], *, apart: bool = False) -> str:
+def _unlinked(parts: list[str], links: list[int]) -> str:
     """The reduction ``parts`` (text and marks alternate) with the links at mark places
     ``links`` read as no link: each one's mark and the end mark after it left out, before the
     spaces beside marks go (targetmarks.unspace_marks), so the text reads as the
     same page's without the link. A link whose text holds no letter
-    or digit and no other mark goes with its text (a permalink anchor's "#" or "¶"). With
-    ``apart`` (version 9), a space stands where each mark was, so that the words beside it stay
+    or digit and no other mark goes with its text (a permalink anchor's "#" or "¶"). A space
+    stands where each mark was (from version 9), so that the words beside it stay
     apart as they were beside the link (history.edits reads "link." and "link", "." as other
     words: a post that linked to itself at the host the site moved from had an edit of its own)."""
     dropped = set()
@@ -164,7 +164,7 @@ def _unlinked(parts: list[str], links: list[int], *, apart: bool = False) -> str
     for place in range(1, len(parts), 2):
         following = parts[place + 1] if place + 1 < len(parts) else ""
         if place in dropped:
-            kept[-1] += " " + following if apart else following
+            kept[-1] += " " + following
         else:
             kept.extend((parts[place], following))
     return _SPACES.sub(" ", MARK_EDGE.join(kept)).strip(" ")

@@ -70,22 +70,19 @@ class _Article(NamedTuple):
     inner: list[_Article]
 
 
-def read_teasers(
-    text: str, url: str, *, own: bool = False, page: str = "", version: int = 6
-) -> str:
+def read_teasers(text: str, url: str, *, own: bool = False, page: str = "") -> str:
     """``text`` (a page's marked region, its furniture left out) with each teaser (see above) as
     the link to the page it teases and its title, or left out beside the page's own article.
     ``url``: the page's URL (its links resolve from it); ``own``: ``text`` is the inside of the
     page's own article (the region is its only article), so no teaser in it stands beside it;
     ``page``: the page's whole marked text (its <title>). Each teaser stays an article, so that
     the region narrows to the page's article where version 5 narrowed it. A teaser that is no
-    article (fingerprint.headedteasers) counts as its heading's link and title (``version``:
-    6 or 7)."""
+    article (fingerprint.headedteasers) counts as its heading's link and title."""
     text = read_headed(text, url)
     if ARTICLE_START not in text:
         return text
     articles, headline_outside, headings = _articles(text)
-    where = _Where(url, elsewhere=version >= 9 and len(articles) >= _LISTED)
+    where = _Where(url, elsewhere=len(articles) >= _LISTED)
     mine = None if own else _own(text, articles, headline_outside, where)
     post: bool | None = None  # (asked once, when a teaser stands beside the page's article)
     replacements: list[tuple[_Article, str | None]] = []

@@ -7,7 +7,6 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 from typing import Final
 
 from sitemill.lastmod.fingerprint import regionmarkers
@@ -37,16 +36,6 @@ def outside(text: str, region: tuple[int, int]) -> str:
                 if holds and titled_headline(part[found.end() : end], text):
                     return part[found.end() : end]
     return ""
-
-
-def headline_beside(pieces: Iterable[str], kept: Iterable[str]) -> bool:
-    """Whether an <h1> marker of a page's ``pieces`` stands outside those ``kept`` (its region,
-    title and descriptions, fingerprint.regionkey.region_key): its title block may be there."""
-    return sum(map(_headlines, pieces)) > sum(map(_headlines, kept))
-
-
-def _headlines(piece: str) -> int:
-    return piece.count(HEADLINE_START)
 
 
 def titled_headline(text: str, page: str) -> bool:

@@ -27,9 +27,9 @@ from sitemill.lastmod.fingerprint.excerpts import letters
 from sitemill.lastmod.fingerprint.titleparts import split_title
 
 
-def article_finder(version: int, title: str) -> Callable[[str], tuple[int, int] | None]:
-    """Where the page's own article in a region is, as fingerprint ``version`` (5 or 6) finds
-    it: 5 articles.own_article, 6 titled_article (``title``: the text of the page's <title>)."""
+def article_finder(title: str) -> Callable[[str], tuple[int, int] | None]:
+    """Where the page's own article in a region is (from version 6): titled_article
+    (``title``: the text of the page's <title>)."""
     return partial(titled_article, title=title)
 
 

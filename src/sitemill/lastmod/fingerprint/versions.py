@@ -5,7 +5,7 @@
 from typing import Final
 
 # Bumped whenever a page would be hashed differently. A state written with the previous version is
-# compared by that version's fingerprint (EARLIER_VERSIONS: the previous three versions stay
+# compared by that version's fingerprint (EARLIER_VERSIONS: only the previous version stays
 # computable), so no date moves because sitemill was upgraded; with an older one, a page whose blob
 # or ETag is unchanged keeps its date and others take the evidence ladder
 # (sitemill.state.model.State.outdated). The golden values pinned in
@@ -45,12 +45,13 @@ from typing import Final
 # is read: structured data that restates the page says nothing new: a JSON-LD ``@type`` is the
 # vocabulary's, not the page's; a node inside another that names the page itself is a reference to
 # it, whole; a node whose every value the page shows (a post's byline as its author's node) adds
-# nothing (fingerprint.structureddata, fingerprint.restated). Version 7 is no longer computable.
+# nothing (fingerprint.structureddata, fingerprint.restated). Versions 8 and 9 are no longer
+# computable (issue 80: the contract keeps the current and the previous one), their gates gone.
 # 11 (issue 79), gated ``version >= 11`` where it is read: a table of contents is furniture
 # wherever it stands: a link to the page's own fragment whose words are one of its headings', and
 # a heading over nothing but such links (fingerprint.contents).
 FINGERPRINT_VERSION: Final = 11
-EARLIER_VERSIONS: Final = frozenset({8, 9, 10})
+EARLIER_VERSIONS: Final = frozenset({10})
 # Raised by hand whenever a rule that dates pages changes but no fingerprint does (which pages
 # are read, how a history is walked, what a commit's edits decide: html/, jobs/, lastmod/,
 # listing/): a state's remembered walk (history.inputs) holds only for the rules that found it,

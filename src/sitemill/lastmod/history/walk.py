@@ -22,7 +22,7 @@ from sitemill.lastmod.history.walkgit import KEPT, blob_reader
 # few pages' of a chunk of 64, as history.stopedits.HeldReductions holds HELD_CHARS of them for
 # the parent's later rounds.
 HANDED_CHARS: Final = 256 << 10
-# Characters of reductions HeldReductions keeps (the newest), as fingerprint.linememo's bound. A
+# Characters of reductions HeldReductions keeps (the newest), 8 Mi. A
 # walk in the parent's own process (``here``) hands back every version it reduced, up to as many:
 # they cross no pipe, and no version is reduced again to name an edit there (issue 79: a census
 # names the edit at a commit of pages whose walk went past it, a version the walk reduced).
@@ -72,8 +72,7 @@ Keep = Callable[[bytes, str, str], None]
 NameStops = Callable[[GitBatch, dict[str, "Run"], Reductions], Named]
 # Reads a file of the work tree (None: it cannot be read; it then gets no fingerprint).
 ReadFile = Callable[[str], bytes | None]
-# Files walked back together, round by round: their versions share most lines, which the
-# fingerprint may remember (fingerprint.linememo) while the group lasts.
+# Files walked back together, round by round.
 _GROUP: Final = 16
 
 
