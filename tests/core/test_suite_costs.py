@@ -1,6 +1,7 @@
 """What the suite's shared setup (tests/conftest.py) saves on every moto S3 call, counted: moto's
 URL table is loaded once, a timestamp's text is parsed by dateutil once, and a mock_aws() start
-makes no new `responses` stubs (issue 80)."""
+makes no new `responses` stubs; and what collection made is frozen out of the cyclic collector's
+scans (issue 80)."""
 
 from __future__ import annotations
 
@@ -93,3 +94,25 @@ def test_a_handlers_kwargs_and_an_events_alias_read_as_botocore_reads_them() -> 
         alone._event_aliases = dict(botocore.hooks.EVENT_ALIASES)  # (not botocore's own table)
         shared = botocore.hooks.EventAliaser(botocore.hooks.HierarchicalEmitter())
         assert shared._alias_event_name(entry[0]) == alone._alias_event_name(entry[0])
+
+
+def test_what_collection_made_is_out_of_the_collectors_reach(
+    request: pytest.FixtureRequest,
+) -> None:
+    """The collected items (and all else collection made) sit in the permanent generation: no
+    full collection scans them again; the garbage a test makes is still freed."""
+    import gc
+    import weakref
+
+    assert gc.get_freeze_count() > 0
+    assert not any(found is request.node for found in gc.get_objects())  # (frozen)
+
+    class Cycle:
+        pass
+
+    made = Cycle()
+    made.me = made  # type: ignore[attr-defined]
+    gone = weakref.ref(made)
+    del made
+    gc.collect()
+    assert gone() is None
