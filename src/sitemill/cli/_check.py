@@ -13,9 +13,27 @@ from typing import TYPE_CHECKING, TextIO
 
 from sitemill.cli._options import add_record_arguments, record_config, record_site
 from sitemill.cli._usage import Parser, add_command, s3_client, say
+from sitemill.commands import COMMANDS, CommandInput
 
 if TYPE_CHECKING:
     from sitemill.commands.check import Checked
+
+
+def add_inputs(command: argparse.ArgumentParser, inputs: tuple[CommandInput, ...]) -> None:
+    """A flag per input of the command table: a switch, or a number above 0 with its default."""
+    for each in inputs:
+        dest = each.dest or each.name.replace("-", "_")
+        if isinstance(each.default, bool):
+            command.add_argument(f"--{each.name}", action="store_true", help=each.means, dest=dest)
+            continue
+        command.add_argument(
+            f"--{each.name}",
+            type=_positive(type(each.default)),
+            default=each.default,
+            metavar="N" if isinstance(each.default, int) else "S",
+            help=f"{each.means} (default {each.default:g})",
+            dest=dest,
+        )
 
 
 def _positive(kind: type[int] | type[float]) -> Callable[[str], int | float]:
@@ -37,24 +55,7 @@ def add_check_command(
     """The parser of `sitemill check --base-url URL [SITE_DIR | --bucket NAME] [--all]`."""
     command = add_command(commands, common, "check")
     add_record_arguments(command, "a bucket's site, not a folder's")
-    command.add_argument("--all", action="store_true", dest="every", help="check every URL")
-    command.add_argument(
-        "--sample", type=_positive(int), default=100, metavar="N",
-        help="URLs checked besides the added or changed ones (default 100)",
-    )  # fmt: skip
-    command.add_argument("--warn-only", action="store_true", help="exit 0 whatever is found")
-    command.add_argument(
-        "--concurrency", type=_positive(int), default=8, metavar="N",
-        help="requests at once (default 8)",
-    )  # fmt: skip
-    command.add_argument(
-        "--timeout", type=_positive(float), default=30.0, metavar="S",
-        help="seconds for one request, all of it (default 30)",
-    )  # fmt: skip
-    command.add_argument(
-        "--deadline", type=_positive(float), default=900.0, metavar="S",
-        help="seconds for the whole check (default 900)",
-    )  # fmt: skip
+    add_inputs(command, COMMANDS["check"].inputs)
     return command
 
 

@@ -3,12 +3,25 @@
 # defined in, and how the Action (its `command` input) and the Lambda (an event's "action") name
 # it where they offer it. The CLI (sitemill.cli), the Action (sitemill.github) and the Lambda
 # (sitemill.aws) read their inputs, call the run and give its summary in their own form: text
-# lines, annotations and a job summary, a JSON answer.
+# lines, annotations and a job summary, a JSON answer. A command's inputs (its flags, their
+# defaults) are rows here too: the CLI's options are made from them, and a test holds each default
+# equal to the run's own (check.run.CheckOptions, web.livesite.Limits).
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Final
+
+
+@dataclass(frozen=True, slots=True)
+class CommandInput:
+    """One input of a command: its flag's name, its default (a bool: a switch, off unless given)
+    and what it sets, in the words of `sitemill --help`; ``dest`` where the run's name differs."""
+
+    name: str
+    default: bool | int | float
+    means: str
+    dest: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,6 +34,7 @@ class CommandRow:
     runs: str
     action: str | None = None
     event: str | None = None
+    inputs: tuple[CommandInput, ...] = ()
 
 
 COMMANDS: Final = {
@@ -41,6 +55,14 @@ COMMANDS: Final = {
             "commands.check",
             action="check",
             event="check",
+            inputs=(
+                CommandInput("all", False, "check every URL", dest="every"),
+                CommandInput("sample", 100, "URLs checked besides the added or changed ones"),
+                CommandInput("warn-only", False, "exit 0 whatever is found"),
+                CommandInput("concurrency", 8, "requests at once"),
+                CommandInput("timeout", 30.0, "seconds for one request, all of it"),
+                CommandInput("deadline", 900.0, "seconds for the whole check"),
+            ),
         ),
         CommandRow("why", "one page's date and its evidence (writes nothing)", "commands.why"),
         CommandRow(
