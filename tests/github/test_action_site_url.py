@@ -31,6 +31,17 @@ def og_url(url: str, path: str) -> str:
     return page(path, f'<meta property="og:url" content="{url}{path}">')
 
 
+def work_tree(project: Project) -> dict[str, bytes]:
+    """Every file of the work tree (.git aside) with its bytes, and anything left beside it."""
+    found = {
+        path.relative_to(project.workspace).as_posix(): path.read_bytes()
+        for path in project.workspace.rglob("*")
+        if path.is_file() and path.relative_to(project.workspace).parts[0] != ".git"
+    }
+    beside = sorted(p.name for p in project.workspace.parent.iterdir() if "sitemill" in p.name)
+    return {**found, **{f"beside: {name}": b"" for name in beside}}
+
+
 def project_with(tmp_path: Path, files: dict[str | bytes, str | bytes | None]) -> Project:
     """The workspace with a site in public/ (pages without a canonical link) and ``files``."""
     made = make_project(tmp_path)
@@ -73,8 +84,10 @@ MISTAKES = {
 def test_what_the_site_says_fails_a_wrong_input_in_one_line(tmp_path: Path, name: str) -> None:
     files, inputs, key, where = MISTAKES[name]
     project = project_with(tmp_path, files)
+    before = work_tree(project)
     run = run_action(project.workspace, inputs)
     assert run.returncode == 1, run.stdout + run.stderr
+    assert work_tree(project) == before  # (a refused run leaves the tree as it found it)
     (error,) = run.lines("::error")
     assert error.startswith(f"::error title=sitemill::{key}: ")
     assert where in error and "nothing was committed" in error
@@ -102,10 +115,12 @@ def test_a_previous_state_at_another_base_url_fails_the_step(tmp_path: Path) -> 
     assert first.returncode == 0, first.stdout + first.stderr
     assert subjects(project.remote) == ["Update sitemap", *BEFORE]
     git(project.workspace, "pull", "-q", "origin", "main")
+    before = work_tree(project)
     run = run_action(
         project.workspace, {"base-url": "https://staging.example.net/", "path": "public"}
     )
     assert run.returncode == 1, run.stdout + run.stderr
+    assert work_tree(project) == before  # (the sitemap and the state not rewritten)
     (error,) = run.lines("::error")
     assert error.startswith("::error title=sitemill::base-url: https://staging.example.net/ ")
     assert f"{LIVE} (the previous state)" in error and "nothing was committed" in error

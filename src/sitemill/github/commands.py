@@ -18,7 +18,6 @@ from sitemill.errors import SinkError
 from sitemill.messages import register_secret, shown
 from sitemill.progress import phase_text
 from sitemill.report import Report
-from sitemill.rules import BUILTIN_EXCLUSIONS
 
 
 def escape_data(text: str) -> str:
@@ -48,12 +47,23 @@ def mask_secret(value: str) -> list[str]:
     return [f"::add-mask::{escape_data(line)}\n" for line in lines]
 
 
+# Skips every healthy site has, counted in the summary, never annotated: a warning on every push
+# for each of a Hugo site's pagination aliases teaches a user to ignore the annotations.
+ROUTINE_SKIPS: Final = frozenset(
+    {SkipReason.EXCLUDED, SkipReason.REDIRECT, SkipReason.CANONICAL, SkipReason.DUPLICATE}
+)
+
+
 def skip_annotations(report: Report, site_prefix: str) -> Iterator[str]:
-    """A ``::warning file=…::`` per skipped page, paths relative to the workspace; none for
-    the built-in excludes (every site has a 404 page: the summary counts it)."""
+    """A ``::warning file=…::`` per page left out for a reason a user may not expect
+    (noindex, robots.txt, a file that is no page, a URL too long), paths relative to the
+    workspace; routine skips (ROUTINE_SKIPS: a user's or a built-in exclude, a redirect stub,
+    a canonical naming another listed page, a duplicate) are counted in the summary only."""
+    annotated = 0
     for skip in report.skips:
-        if skip.reason is SkipReason.EXCLUDED and skip.detail in BUILTIN_EXCLUSIONS:
+        if skip.reason in ROUTINE_SKIPS:
             continue
+        annotated += 1
         detail = f" ({skip.detail})" if skip.detail else ""
         yield workflow_command(
             "warning",
@@ -61,9 +71,11 @@ def skip_annotations(report: Report, site_prefix: str) -> Iterator[str]:
             file=site_prefix + skip.path,
             title="sitemill skipped this page",
         )
-    unlisted = sum(report.skipped.values()) - len(report.skips)
-    if unlisted > 0:
-        yield workflow_command("warning", f"{unlisted} more skipped pages are not annotated")
+    unexpected = sum(n for reason, n in report.skipped.items() if reason not in ROUTINE_SKIPS)
+    if unexpected > annotated:
+        yield workflow_command(
+            "warning", f"{unexpected - annotated} more skipped pages are not annotated"
+        )
 
 
 def write_outputs(path: str | None, outputs: Mapping[str, str]) -> None:
