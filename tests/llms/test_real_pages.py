@@ -1,7 +1,7 @@
 """Real built pages of four generators: the Markdown holds the article's words, not the furniture's.
 
 Judged by an independent reading of each page (articlereading: lxml, no sitemill code). The
-figures measured on these pages (docs/llms-full.md gives them on 30 pages per site and on the
+figures measured on these pages (docs/benchmarks.md gives them on 30 pages per site and on the
 held-out sites): word recall 0.979 at least (Sphinx's "Related panes" heading, which most of
 spyder-docs's pages close with, is the site's block: left out), 0.99 or more on 20 of the 24
 pages; no furniture word in any page's Markdown.
