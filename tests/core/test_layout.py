@@ -162,8 +162,14 @@ def private_imports(module: str, imported: frozenset[str]) -> list[str]:
         for name in imported
         if name.rpartition(".")[2].startswith("_")
         and not name.rpartition(".")[2].startswith("__")
-        and not (module + ".").startswith(name.rpartition(".")[0] + ".")
+        and not stands_in_folder_of(module, name)
     )
+
+
+def stands_in_folder_of(module: str, name: str) -> bool:
+    """Whether ``module`` stands in the folder that holds ``name``, or in a folder under it:
+    lastmod/history/ is a folder of its own beside lastmod/fingerprint/."""
+    return (module + ".").startswith(name.rpartition(".")[0] + ".")
 
 
 def test_no_module_imports_the_private_modules_of_another_folder() -> None:
@@ -468,11 +474,13 @@ def outside_names() -> frozenset[str]:
 
 def undeclared_private(modules: dict[str, frozenset[str]], outside: frozenset[str]) -> list[str]:
     """The public modules of a folder that no module of another folder imports and nothing
-    outside the package names: private by default, they are to be named ``_name.py``."""
+    outside the package names: private by default, they are to be named ``_name.py``. A
+    module a sibling folder imports (lastmod/history/ from lastmod/deploys/) is a door: were
+    it private, that import would break the rule of private modules above."""
     imported_from_outside = set(outside)
     for module, imported in modules.items():
         imported_from_outside.update(
-            name for name in imported if folder_of(name) != folder_of(module)
+            name for name in imported if not stands_in_folder_of(module, name)
         )
     return sorted(
         module
@@ -510,3 +518,27 @@ def test_the_door_check_finds_a_module_no_other_folder_imports() -> None:
     assert found == ["sitemill.redirects.rules"]
     outside = frozenset({"sitemill.diff.suggested", "sitemill.redirects.rules"})
     assert undeclared_private(modules, outside) == []
+
+
+def test_a_module_a_sibling_folder_imports_is_a_door() -> None:
+    modules = {
+        "sitemill.lastmod.history.sections": frozenset(),
+        "sitemill.lastmod.history.stopnames": frozenset({"sitemill.lastmod.history.sections"}),
+        "sitemill.lastmod.deploys.templateedits": frozenset({"sitemill.lastmod.history.sections"}),
+        "sitemill.lastmod.sourcefiles.frontmatter": frozenset(),
+        "sitemill.lastmod.sourcefiles.conventions.paths": frozenset(),
+        "sitemill.lastmod.sourcefiles.conventions.hugo": frozenset(
+            {"sitemill.lastmod.sourcefiles.frontmatter"}
+        ),
+        "sitemill.lastmod.sourcefiles.sourcemap": frozenset(
+            {"sitemill.lastmod.sourcefiles.conventions.paths"}
+        ),
+    }
+    outside = frozenset(
+        {"sitemill.lastmod.deploys.templateedits", "sitemill.lastmod.sourcefiles.sourcemap"}
+    )
+    assert undeclared_private(modules, outside) == [
+        "sitemill.lastmod.history.stopnames",
+        "sitemill.lastmod.sourcefiles.conventions.hugo",
+        "sitemill.lastmod.sourcefiles.frontmatter",
+    ]
