@@ -521,24 +521,19 @@ def test_the_door_check_finds_a_module_no_other_folder_imports() -> None:
 
 
 def test_a_module_a_sibling_folder_imports_is_a_door() -> None:
+    # A folder with sub-folders as lastmod/ has (names made up: a rename script rewrites real ones).
     modules = {
-        "sitemill.lastmod.history.sections": frozenset(),
-        "sitemill.lastmod.history.stopnames": frozenset({"sitemill.lastmod.history.sections"}),
-        "sitemill.lastmod.deploys.templateedits": frozenset({"sitemill.lastmod.history.sections"}),
-        "sitemill.lastmod.sourcefiles.frontmatter": frozenset(),
-        "sitemill.lastmod.sourcefiles.conventions.paths": frozenset(),
-        "sitemill.lastmod.sourcefiles.conventions.hugo": frozenset(
-            {"sitemill.lastmod.sourcefiles.frontmatter"}
-        ),
-        "sitemill.lastmod.sourcefiles.sourcemap": frozenset(
-            {"sitemill.lastmod.sourcefiles.conventions.paths"}
-        ),
+        "sitemill.dating.history.shared": frozenset(),
+        "sitemill.dating.history.inner": frozenset({"sitemill.dating.history.shared"}),
+        "sitemill.dating.deploys.door": frozenset({"sitemill.dating.history.shared"}),
+        "sitemill.dating.sources.helper": frozenset(),
+        "sitemill.dating.sources.rules.common": frozenset(),
+        "sitemill.dating.sources.rules.one": frozenset({"sitemill.dating.sources.helper"}),
+        "sitemill.dating.sources.door": frozenset({"sitemill.dating.sources.rules.common"}),
     }
-    outside = frozenset(
-        {"sitemill.lastmod.deploys.templateedits", "sitemill.lastmod.sourcefiles.sourcemap"}
-    )
+    outside = frozenset({"sitemill.dating.deploys.door", "sitemill.dating.sources.door"})
     assert undeclared_private(modules, outside) == [
-        "sitemill.lastmod.history.stopnames",
-        "sitemill.lastmod.sourcefiles.conventions.hugo",
-        "sitemill.lastmod.sourcefiles.frontmatter",
+        "sitemill.dating.history.inner",
+        "sitemill.dating.sources.helper",
+        "sitemill.dating.sources.rules.one",
     ]
