@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from sitemill.lastmod.fingerprint import listpages
+from sitemill.lastmod.fingerprint import _listpages as listpages
 from sitemill.lastmod.fingerprint.digest import fingerprint_html, reduce_html
 
 BASE = "https://example.com/"

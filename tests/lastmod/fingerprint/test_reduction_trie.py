@@ -7,7 +7,7 @@ import re
 from hypothesis import given
 from hypothesis import strategies as st
 
-from sitemill.lastmod.fingerprint.taggrammar import _INLINE_ELEMENTS, _trie
+from sitemill.lastmod.fingerprint._taggrammar import _INLINE_ELEMENTS, _trie
 
 NAMES = _INLINE_ELEMENTS.split("|")
 TRIE = re.compile(rf"(?ai:{_trie(NAMES)})")

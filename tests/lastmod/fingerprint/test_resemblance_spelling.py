@@ -14,8 +14,8 @@ from itertools import pairwise
 import pytest
 
 from sitemill.lastmod.fingerprint import resemblance
+from sitemill.lastmod.fingerprint._whitespace import UNSPACED
 from sitemill.lastmod.fingerprint.resemblance import BINS, MIN_PAIRS, VERSION, sketch_text
-from sitemill.lastmod.fingerprint.whitespace import UNSPACED
 
 _SHIFT = 32 - 6
 _LOW = (1 << _SHIFT) - 1

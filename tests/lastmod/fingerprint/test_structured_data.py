@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 import timing
+from sitemill.lastmod.fingerprint._structureddata import MAX_SCRIPT_CHARS, MAX_STRUCTURED_DEPTH
 from sitemill.lastmod.fingerprint.digest import FINGERPRINT_VERSION, fingerprint_html, reduce_html
-from sitemill.lastmod.fingerprint.structureddata import MAX_SCRIPT_CHARS, MAX_STRUCTURED_DEPTH
 
 URL = "https://example.org/posts/tea/index.html"
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from sitemill.lastmod.fingerprint._titleparts import title_parts
 from sitemill.lastmod.fingerprint.digest import fingerprint_html
-from sitemill.lastmod.fingerprint.titleparts import title_parts
 
 
 @pytest.mark.parametrize(

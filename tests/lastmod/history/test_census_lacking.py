@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from collections import Counter
 
-from sitemill.lastmod.history import templateedits
+from sitemill.lastmod.history import _templateedits as templateedits
+from sitemill.lastmod.history._probes import section_of
+from sitemill.lastmod.history._sectioncensus import section_changes
 from sitemill.lastmod.history.edits import edit_of
-from sitemill.lastmod.history.probes import section_of
-from sitemill.lastmod.history.sectioncensus import section_changes
 from sitemill.lastmod.history.versions import Version
 from sitemill.lastmod.history.walk import Run
 

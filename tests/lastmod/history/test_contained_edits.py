@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from gitutil import commit, make_repo, unix
-from sitemill.lastmod.history.editparts import contains, edit_sketch
+from sitemill.lastmod.history._editparts import contains, edit_sketch
 from sitemill.lastmod.history.edits import moves_of
 from sitemill.protocol import Precision, lastmod_from_timestamp
 from treedates import built_lastmods

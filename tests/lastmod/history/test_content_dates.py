@@ -26,7 +26,8 @@ from gitutil import (
 )
 from sitemill.errors import GitError
 from sitemill.git.run import Git, GitBatch, git_env
-from sitemill.lastmod.history import blobs, contentdates, walk, walkgit
+from sitemill.lastmod.history import _walkgit as walkgit
+from sitemill.lastmod.history import blobs, contentdates, walk
 from sitemill.lastmod.history.contentdates import (
     ContentHistory,
     date_by_content,

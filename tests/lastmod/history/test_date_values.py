@@ -229,12 +229,12 @@ def test_the_expressions_of_any_date_are_compiled_when_a_text_first_holds_a_year
     # them (before, every import of the template-edit pass did, in the main process and in
     # the fork server). A fresh interpreter counts the compiles.
     script = (
-        "from sitemill.lastmod.history import dateforms\n"
+        "from sitemill.lastmod.history import _dateforms as dateforms\n"
         "made = []\n"
         "for name in ('any_date', 'any_date_forms'):\n"
         "    call = getattr(dateforms, name)\n"
         "    setattr(dateforms, name, lambda _c=call, _n=name: made.append(_n) or _c())\n"
-        "from sitemill.lastmod.history import datevalues, templateedits\n"
+        "from sitemill.lastmod.history import datevalues, _templateedits as templateedits\n"
         "before = list(made)\n"
         "datevalues.mark_date_values('no date at all, 12:30')\n"
         "quiet = list(made)\n"

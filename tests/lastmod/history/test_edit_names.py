@@ -13,10 +13,10 @@ import pytest
 from gitutil import commit, make_repo, unix
 from sitemill.lastmod.fingerprint.digest import fingerprint_file, reduce_file
 from sitemill.lastmod.history import edits
+from sitemill.lastmod.history._editparts import edit_parts, parts_named
+from sitemill.lastmod.history._respacing import unspaced
 from sitemill.lastmod.history.contentdates import Reducing, date_by_content, read_file_versions
-from sitemill.lastmod.history.editparts import edit_parts, parts_named
 from sitemill.lastmod.history.edits import edit_of, exact_of, moves_of, names_of
-from sitemill.lastmod.history.respacing import unspaced
 
 BASE = "https://example.org/"
 T1, T2 = "2024-01-10 09:00:00", "2024-02-10 09:00:00"

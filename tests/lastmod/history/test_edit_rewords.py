@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 
 from sitemill.lastmod.fingerprint.targetmarks import MARK_EDGE, TITLE_END
 from sitemill.lastmod.history import edits
+from sitemill.lastmod.history._respacing import RESPACED, respaced
 from sitemill.lastmod.history.datevalues import RESPELLED, is_respelled, named_by_kind
 from sitemill.lastmod.history.edits import hash_edit, names_of
-from sitemill.lastmod.history.respacing import RESPACED, respaced
 
 
 def first_words(tokens: Counter[str]) -> Counter[str]:

@@ -53,7 +53,7 @@ def test_own_leaves_read_from_the_leaves_counted_differently(
 ) -> None:
     """The JSON-LD leaves a version would hold at the page's own URL are summed over the leaves
     counted differently only: each leaf counted alike adds as much to both sides."""
-    from sitemill.lastmod.history.targetmoves import LEAF, own_leaves
+    from sitemill.lastmod.history._targetmoves import LEAF, own_leaves
 
     old, new = (
         Counter(t.replace("L", LEAF, 1) for t in older),

@@ -9,7 +9,7 @@ from datetime import date
 from pathlib import Path
 
 from gitutil import commit, make_repo, unix
-from sitemill.lastmod.history.dateforms import date_expressions, read_days
+from sitemill.lastmod.history._dateforms import date_expressions, read_days
 from sitemill.protocol import Precision, lastmod_from_timestamp
 from treedates import built_lastmods
 

@@ -13,14 +13,14 @@ from test_template_principles import BASE, WHEN, Build, at, dated, expect, on, p
 
 from gitutil import commit, make_repo, unix
 from sitemill.lastmod.fingerprint.digest import fingerprint_file, reduce_file, reduce_html
-from sitemill.lastmod.history import templateedits
+from sitemill.lastmod.history import _templateedits as templateedits
+from sitemill.lastmod.history._probes import PROBE, section_of
+from sitemill.lastmod.history._respacing import RESPACED
+from sitemill.lastmod.history._sectioncensus import census_templates, section_changes
+from sitemill.lastmod.history._stopedits import STAMP_EDIT
 from sitemill.lastmod.history.contentdates import Reducing, date_by_content, read_file_versions
 from sitemill.lastmod.history.edits import edit_of, rewords
-from sitemill.lastmod.history.probes import PROBE, section_of
-from sitemill.lastmod.history.respacing import RESPACED
-from sitemill.lastmod.history.sectioncensus import census_templates, section_changes
 from sitemill.lastmod.history.sections import MIN_SECTION
-from sitemill.lastmod.history.stopedits import STAMP_EDIT
 from sitemill.lastmod.history.versions import Version
 from sitemill.lastmod.history.walk import Run
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from gitutil import commit, make_repo, unix
 from outputlist import build_from_tree
 from sitemill.config.model import load_config
-from sitemill.lastmod.history.stopedits import own_path
+from sitemill.lastmod.history._stopedits import own_path
 from sitemill.protocol import Precision, lastmod_from_timestamp
 from sitemill.sinks import MemorySink
 

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from gitutil import commit, make_repo, unix
-from sitemill.lastmod.history import templateedits
+from sitemill.lastmod.history import _templateedits as templateedits
 from sitemill.protocol import Precision, lastmod_from_timestamp
 from treedates import built_lastmods
 

@@ -15,8 +15,8 @@ import pytest
 from gitutil import commit, make_repo, unix
 from sitemill.lastmod.fingerprint import digest
 from sitemill.lastmod.history import stamps
+from sitemill.lastmod.history._templateedits import MAX_ROUNDS
 from sitemill.lastmod.history.stamps import stamp_pattern
-from sitemill.lastmod.history.templateedits import MAX_ROUNDS
 from sitemill.protocol import Precision, lastmod_from_timestamp
 from treedates import WHEN, at, built_lastmods
 

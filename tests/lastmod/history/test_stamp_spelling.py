@@ -10,7 +10,7 @@ from datetime import UTC, datetime, timedelta, timezone
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sitemill.lastmod.history.dateforms import day_forms
+from sitemill.lastmod.history._dateforms import day_forms
 from sitemill.lastmod.history.stamps import (
     CommitFacts,
     commit_stamps_of,

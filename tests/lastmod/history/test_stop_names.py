@@ -16,7 +16,7 @@ from outputlist import build_from_tree
 from sitemill.config.model import load_config
 from sitemill.git.run import Git
 from sitemill.lastmod.fingerprint import digest
-from sitemill.lastmod.history import stopedits
+from sitemill.lastmod.history import _stopedits as stopedits
 from sitemill.lastmod.history.contentdates import Reducing, date_by_content, read_file_versions
 from sitemill.protocol import Precision, lastmod_from_timestamp
 from sitemill.sinks import MemorySink

@@ -15,9 +15,9 @@ from outputlist import build_from_tree
 from sitemill.config.model import load_config
 from sitemill.git.run import Git
 from sitemill.lastmod.fingerprint.digest import fingerprint_file, reduce_file
+from sitemill.lastmod.history._probes import section_of
 from sitemill.lastmod.history.contentdates import Reducing, date_by_content, read_file_versions
 from sitemill.lastmod.history.edits import edit_of, is_site_wide, rewords
-from sitemill.lastmod.history.probes import section_of
 from sitemill.lastmod.history.sections import MIN_SECTION
 from sitemill.protocol import Precision, lastmod_from_timestamp
 from sitemill.sinks import MemorySink

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from srcmaputil import build_site, prose, repo_view
 
-from sitemill.lastmod.sourcefiles.contentmatch import TextIndex, page_words, source_words
+from sitemill.lastmod.sourcefiles._contentmatch import TextIndex, page_words, source_words
 from sitemill.lastmod.sourcefiles.repoview import RepoView
 from sitemill.lastmod.sourcefiles.sourcemap import source_map
 

@@ -1,12 +1,12 @@
-"""The generators rung 2 knows are one table (sourcefiles/generators.py): each row has its
+"""The generators rung 2 knows are one table (sourcefiles/_generators.py): each row has its
 convention, and the table's order decides only which config file is tried first."""
 
 from __future__ import annotations
 
 import itertools
 
+from sitemill.lastmod.sourcefiles._generators import BY_FAMILY, GENERATORS
 from sitemill.lastmod.sourcefiles.conventions import CONVENTIONS
-from sitemill.lastmod.sourcefiles.generators import BY_FAMILY, GENERATORS
 from sitemill.lastmod.sourcefiles.project import CONFIG_FILES
 
 

@@ -9,14 +9,14 @@ from collections.abc import Callable
 import pytest
 
 import timing
-from sitemill.lastmod.sourcefiles.contentmatch import source_words
+from sitemill.lastmod.sourcefiles._contentmatch import source_words
+from sitemill.lastmod.sourcefiles._frontmatter import split_front_matter
+from sitemill.lastmod.sourcefiles._visibletext import visible_text
+from sitemill.lastmod.sourcefiles._yamlish import read_yaml
+from sitemill.lastmod.sourcefiles.conventions._docusaurusconfig import read_config
+from sitemill.lastmod.sourcefiles.conventions._mdbook import mdbook_pages
 from sitemill.lastmod.sourcefiles.conventions.base import Project, Tree, parse_settings
-from sitemill.lastmod.sourcefiles.conventions.docusaurusconfig import read_config
-from sitemill.lastmod.sourcefiles.conventions.mdbook import mdbook_pages
-from sitemill.lastmod.sourcefiles.frontmatter import split_front_matter
 from sitemill.lastmod.sourcefiles.repoview import RepoView
-from sitemill.lastmod.sourcefiles.visibletext import visible_text
-from sitemill.lastmod.sourcefiles.yamlish import read_yaml
 
 SMALL = 4_000  # characters; the large input is 8 times as long
 # Linear code takes about 8 times as long on the large input, quadratic code 64 times.

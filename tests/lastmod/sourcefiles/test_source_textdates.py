@@ -12,9 +12,9 @@ import pytest
 from sourcerepo import page, source_repo
 
 from gitutil import checkout, commit, git, git_env, head, make_repo, merge, unix
+from sitemill.lastmod.sourcefiles._visibletext import visible_text
 from sitemill.lastmod.sourcefiles.repository import BlobReader, find_repository, repo_view
 from sitemill.lastmod.sourcefiles.textdates import TextDates, read_text_dates
-from sitemill.lastmod.sourcefiles.visibletext import visible_text
 
 T1, T2, T3, T4 = (
     "2021-03-01T10:00:00",

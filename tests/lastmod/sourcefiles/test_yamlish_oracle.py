@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from sitemill.lastmod.sourcefiles.yamlish import read_yaml
+from sitemill.lastmod.sourcefiles._yamlish import read_yaml
 
 CORPUS = sorted((Path(__file__).parent / "yaml_corpus").glob("*.y*ml"))
 

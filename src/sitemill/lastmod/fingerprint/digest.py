@@ -10,8 +10,9 @@ import re
 from typing import Final, TypedDict, Unpack
 
 from sitemill.lastmod.fingerprint import reduction
-from sitemill.lastmod.fingerprint.restated import Said
-from sitemill.lastmod.fingerprint.structureddata import structured_data
+from sitemill.lastmod.fingerprint._restated import Said
+from sitemill.lastmod.fingerprint._structureddata import structured_data
+from sitemill.lastmod.fingerprint._whitespace import UNSPACED
 from sitemill.lastmod.fingerprint.targetmarks import ASSET_EXTENSIONS, escape_kept_values
 from sitemill.lastmod.fingerprint.versions import (
     EARLIER_VERSIONS,
@@ -19,7 +20,6 @@ from sitemill.lastmod.fingerprint.versions import (
     HTML_SUFFIXES,
     MAX_FINGERPRINT_BYTES,
 )
-from sitemill.lastmod.fingerprint.whitespace import UNSPACED
 
 __all__ = [
     "ASSET_EXTENSIONS",

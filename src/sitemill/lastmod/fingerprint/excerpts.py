@@ -16,8 +16,8 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from sitemill.lastmod.fingerprint._titleparts import split_title
 from sitemill.lastmod.fingerprint.targetmarks import MARK_EDGE
-from sitemill.lastmod.fingerprint.titleparts import split_title
 
 _MARKS: Final = re.compile(f"{MARK_EDGE}[^{MARK_EDGE}]*(?:{MARK_EDGE}|\\Z)")
 _NOT_LETTERS: Final = re.compile(r"[\W_]+")

@@ -11,14 +11,19 @@ from functools import lru_cache
 from typing import Final
 
 from sitemill.lastmod.fingerprint import (
-    contents,
-    regionselect,
+    _contents as contents,
+)
+from sitemill.lastmod.fingerprint import (
+    _regionselect as regionselect,
+)
+from sitemill.lastmod.fingerprint import (
     targets,
 )
-from sitemill.lastmod.fingerprint.comments import in_code as _in_code
-from sitemill.lastmod.fingerprint.comments import join_around_comments
-from sitemill.lastmod.fingerprint.regionmarkers import ANY_MARKER, REGION_MARKS
-from sitemill.lastmod.fingerprint.taggrammar import NOT_TEXT
+from sitemill.lastmod.fingerprint._comments import in_code as _in_code
+from sitemill.lastmod.fingerprint._comments import join_around_comments
+from sitemill.lastmod.fingerprint._regionmarkers import ANY_MARKER, REGION_MARKS
+from sitemill.lastmod.fingerprint._taggrammar import NOT_TEXT
+from sitemill.lastmod.fingerprint._whitespace import collapse_whitespace, drop_invisible
 from sitemill.lastmod.fingerprint.targetmarks import (
     KEPT_TAG,
     LINK_END_MARK,
@@ -30,7 +35,6 @@ from sitemill.lastmod.fingerprint.targetmarks import (
     read_copies,
     unspace_marks,
 )
-from sitemill.lastmod.fingerprint.whitespace import collapse_whitespace, drop_invisible
 
 _UTF8_BOM: Final = b"\xef\xbb\xbf"
 

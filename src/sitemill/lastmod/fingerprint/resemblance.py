@@ -21,7 +21,7 @@ import zlib
 from itertools import pairwise
 from typing import Final, TypeGuard
 
-from sitemill.lastmod.fingerprint.whitespace import UNSPACED
+from sitemill.lastmod.fingerprint._whitespace import UNSPACED
 
 BINS: Final = 64
 _SHIFT: Final = 32 - 6  # the top 6 bits of a pair's hash name its bin (2 ** 6 == BINS)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from sitemill.lastmod.fingerprint.taggrammar import ATTRIBUTE_VALUE, ATTRS, END, NAME_END, SPACE
+from sitemill.lastmod.fingerprint._taggrammar import ATTRIBUTE_VALUE, ATTRS, END, NAME_END, SPACE
 
 # A query string on a URL whose path ends so is a cache buster (?v=123, ?h=abc): left out.
 ASSET_EXTENSIONS: Final = frozenset(

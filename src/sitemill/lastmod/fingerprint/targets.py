@@ -34,9 +34,10 @@ from functools import lru_cache
 from typing import Final
 from urllib.parse import quote, unquote
 
-from sitemill.lastmod.fingerprint import selfdates, selflinks
+from sitemill.lastmod.fingerprint import _selfdates as selfdates
+from sitemill.lastmod.fingerprint import _selflinks as selflinks
+from sitemill.lastmod.fingerprint._whitespace import WHITESPACE
 from sitemill.lastmod.fingerprint.targetmarks import MARK_EDGE
-from sitemill.lastmod.fingerprint.whitespace import WHITESPACE
 from sitemill.urls import remove_dot_segments
 
 _SPACES: Final = re.compile("  +")

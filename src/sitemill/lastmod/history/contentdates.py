@@ -14,15 +14,16 @@ from pathlib import Path
 from typing import Final, NamedTuple, cast
 
 from sitemill.git.run import GitBatch
-from sitemill.lastmod.history.files import FileVersions, read_file_versions
-from sitemill.lastmod.history.stopedits import HeldReductions, Reduce
-from sitemill.lastmod.history.stopnames import (
+from sitemill.lastmod.history._stopedits import HeldReductions, Reduce
+from sitemill.lastmod.history._stopnames import (
     busy_commits,
     commit_stamps,
     name_walk_stops,
     spread_names,
 )
-from sitemill.lastmod.history.templateedits import follow_template_edits
+from sitemill.lastmod.history._templateedits import follow_template_edits
+from sitemill.lastmod.history._walkgit import OnDemand, blob_reader, release
+from sitemill.lastmod.history.files import FileVersions, read_file_versions
 from sitemill.lastmod.history.walk import (
     Fingerprint,
     NameStops,
@@ -35,7 +36,6 @@ from sitemill.lastmod.history.walk import (
     compare_versions,
     walk,
 )
-from sitemill.lastmod.history.walkgit import OnDemand, blob_reader, release
 from sitemill.progress import Ticker
 from sitemill.workers.workpool import PROGRESS_CHUNK, WorkPool, cut
 

@@ -30,8 +30,8 @@ from functools import lru_cache
 from typing import Final
 
 from sitemill.lastmod.fingerprint.targetmarks import MARK_EDGE, TITLE_END
-from sitemill.lastmod.history.dateforms import date_expressions, read_days, time_of_day
-from sitemill.lastmod.history.respacing import unspaced
+from sitemill.lastmod.history._dateforms import date_expressions, read_days, time_of_day
+from sitemill.lastmod.history._respacing import unspaced
 
 # The name of an edit that only re-spelled dates (history.edits.edit_of): of the kind that
 # changed the text's words (its first digit 0 to 3), apart from every other name.

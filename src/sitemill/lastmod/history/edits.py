@@ -10,14 +10,8 @@ from difflib import SequenceMatcher
 from typing import Final
 
 from sitemill.lastmod.fingerprint.targetmarks import MARK_EDGE, TITLE_END
-from sitemill.lastmod.history.datevalues import (
-    RESPELLED,
-    is_respelled,
-    mark_reduction_dates,
-    named_by_kind,
-)
-from sitemill.lastmod.history.respacing import RESPACED, respaced
-from sitemill.lastmod.history.targetmoves import (
+from sitemill.lastmod.history._respacing import RESPACED, respaced
+from sitemill.lastmod.history._targetmoves import (
     LEAF,
     REPEAT,
     own_leaves,
@@ -25,6 +19,12 @@ from sitemill.lastmod.history.targetmoves import (
     self_links,
     shared_ends,
     target_of,
+)
+from sitemill.lastmod.history.datevalues import (
+    RESPELLED,
+    is_respelled,
+    mark_reduction_dates,
+    named_by_kind,
 )
 
 # An edit's name says its kind in its first hex digit: a site-wide one's is 8 to f, one that

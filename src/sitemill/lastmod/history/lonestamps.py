@@ -28,11 +28,9 @@ from typing import Final
 
 from sitemill.git.run import GitBatch
 from sitemill.lastmod.fingerprint.digest import reduction_fingerprint
-from sitemill.lastmod.history.blobs import read_blobs
-from sitemill.lastmod.history.commonends import common_ends, differing
-from sitemill.lastmod.history.dateforms import MONTHS
-from sitemill.lastmod.history.stamps import CommitStamps
-from sitemill.lastmod.history.stopedits import (
+from sitemill.lastmod.history._commonends import common_ends, differing
+from sitemill.lastmod.history._dateforms import MONTHS
+from sitemill.lastmod.history._stopedits import (
     STAMP_EDIT,
     HeldReductions,
     Reduce,
@@ -41,6 +39,8 @@ from sitemill.lastmod.history.stopedits import (
     recall_name,
     stop_keys,
 )
+from sitemill.lastmod.history.blobs import read_blobs
+from sitemill.lastmod.history.stamps import CommitStamps
 from sitemill.lastmod.history.versions import Version
 from sitemill.lastmod.history.walk import Run, blob_key
 

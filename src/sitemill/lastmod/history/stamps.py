@@ -30,8 +30,8 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta, timezone
 from typing import TYPE_CHECKING, Final
 
-from sitemill.lastmod.history.commonends import CONTEXT, common_ends, common_length, differing
-from sitemill.lastmod.history.dateforms import MONTHS, date_expressions, day_forms, read_days
+from sitemill.lastmod.history._commonends import CONTEXT, common_ends, common_length, differing
+from sitemill.lastmod.history._dateforms import MONTHS, date_expressions, day_forms, read_days
 
 if TYPE_CHECKING:  # (a bucket's deploy edits use the stamps without git)
     from sitemill.git.run import Git

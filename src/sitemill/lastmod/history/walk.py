@@ -13,9 +13,9 @@ from typing import Final
 from sitemill.git.run import GitBatch
 from sitemill.lastmod.fingerprint.digest import HTML_SUFFIXES
 from sitemill.lastmod.fingerprint.resemblance import sketch_text
+from sitemill.lastmod.history._walkgit import KEPT, blob_reader
 from sitemill.lastmod.history.blobs import read_blobs
 from sitemill.lastmod.history.versions import Version
-from sitemill.lastmod.history.walkgit import KEPT, blob_reader
 
 # What a walk through git history reduced around its runs' stops, and what it hands back.
 # Characters of reductions a chunk's walk hands back (Walked.reduced) from a worker process: a

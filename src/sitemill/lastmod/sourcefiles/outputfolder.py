@@ -14,8 +14,8 @@ import posixpath
 import re
 from typing import Final
 
+from sitemill.lastmod.sourcefiles._generators import BY_FAMILY
 from sitemill.lastmod.sourcefiles.conventions.base import Project, Tree
-from sitemill.lastmod.sourcefiles.generators import BY_FAMILY
 
 _QUARTO_BOOK: Final = "_book"  # a Quarto book's default output folder
 _SPHINX_BUILDS: Final = ("_build", "build")  # sphinx-quickstart's and the Makefile's

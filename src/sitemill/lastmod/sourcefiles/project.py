@@ -16,8 +16,8 @@ from typing import Final
 from sitemill.errors import RefusedError
 from sitemill.html.generator import page_generator
 from sitemill.html.noindex import PAGE_FACTS_BYTES
+from sitemill.lastmod.sourcefiles._generators import GENERATORS
 from sitemill.lastmod.sourcefiles.conventions.base import Project, Tree
-from sitemill.lastmod.sourcefiles.generators import GENERATORS
 from sitemill.lastmod.sourcefiles.outputfolder import builds_into
 from sitemill.safefs import Root
 

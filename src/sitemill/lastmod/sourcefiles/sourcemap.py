@@ -16,7 +16,7 @@ from typing import Final, Protocol
 
 from sitemill.errors import RefusedError
 from sitemill.lastmod.fingerprint.digest import MAX_FINGERPRINT_BYTES
-from sitemill.lastmod.sourcefiles.contentmatch import TextIndex, page_words, source_words
+from sitemill.lastmod.sourcefiles._contentmatch import TextIndex, page_words, source_words
 from sitemill.lastmod.sourcefiles.conventions import CONVENTIONS
 from sitemill.lastmod.sourcefiles.conventions.base import Pages, Tree
 from sitemill.lastmod.sourcefiles.conventions.paths import split_extension

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from sitemill.errors import GitError
 from sitemill.lastmod.history.lastcommit import log_command
 from sitemill.lastmod.history.versions import LogCommit, Version, VersionWalk, parse_raw_log
+from sitemill.lastmod.sourcefiles._visibletext import visible_text
 from sitemill.lastmod.sourcefiles.repository import BlobReader, Repository, as_text
-from sitemill.lastmod.sourcefiles.visibletext import visible_text
 
 log = logging.getLogger(__name__)
 
@@ -75,7 +75,7 @@ def read_text_dates(
     repository: Repository, reader: BlobReader, sources: Collection[str]
 ) -> TextDates:
     """The last commit that changed each of ``sources`` (repo-relative, held at HEAD) as a
-    reader sees it (sitemill.lastmod.sourcefiles.visibletext): its versions are compared pair by
+    reader sees it (sitemill.lastmod.sourcefiles._visibletext): its versions are compared pair by
     pair, newest first, round by round (one batch of blob reads per round)."""
     versions, shas = read_versions(repository, sources)
     dates: dict[str, TextDate] = {}

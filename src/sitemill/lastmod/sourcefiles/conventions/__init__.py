@@ -4,17 +4,17 @@ from __future__ import annotations
 
 from typing import Final
 
-from sitemill.lastmod.sourcefiles.conventions.astro import astro_pages
+from sitemill.lastmod.sourcefiles.conventions._astro import astro_pages
+from sitemill.lastmod.sourcefiles.conventions._docusaurus import docusaurus_pages
+from sitemill.lastmod.sourcefiles.conventions._eleventy import eleventy_pages
+from sitemill.lastmod.sourcefiles.conventions._hexo import hexo_pages
+from sitemill.lastmod.sourcefiles.conventions._hugo import hugo_pages
+from sitemill.lastmod.sourcefiles.conventions._jekyll import jekyll_pages
+from sitemill.lastmod.sourcefiles.conventions._mdbook import mdbook_pages
+from sitemill.lastmod.sourcefiles.conventions._mkdocs import mkdocs_pages
+from sitemill.lastmod.sourcefiles.conventions._quarto import quarto_pages
+from sitemill.lastmod.sourcefiles.conventions._sphinx import sphinx_pages
 from sitemill.lastmod.sourcefiles.conventions.base import Convention
-from sitemill.lastmod.sourcefiles.conventions.docusaurus import docusaurus_pages
-from sitemill.lastmod.sourcefiles.conventions.eleventy import eleventy_pages
-from sitemill.lastmod.sourcefiles.conventions.hexo import hexo_pages
-from sitemill.lastmod.sourcefiles.conventions.hugo import hugo_pages
-from sitemill.lastmod.sourcefiles.conventions.jekyll import jekyll_pages
-from sitemill.lastmod.sourcefiles.conventions.mdbook import mdbook_pages
-from sitemill.lastmod.sourcefiles.conventions.mkdocs import mkdocs_pages
-from sitemill.lastmod.sourcefiles.conventions.quarto import quarto_pages
-from sitemill.lastmod.sourcefiles.conventions.sphinx import sphinx_pages
 
 # Family (as sitemill.lastmod.sourcefiles.project names it) -> its convention.
 CONVENTIONS: Final[dict[str, Convention]] = {

@@ -11,9 +11,9 @@ from dataclasses import dataclass
 from typing import Final
 
 from sitemill.config.file import too_many_key_parts
-from sitemill.lastmod.sourcefiles.frontmatter import split_front_matter
+from sitemill.lastmod.sourcefiles._frontmatter import split_front_matter
+from sitemill.lastmod.sourcefiles._yamlish import read_yaml
 from sitemill.lastmod.sourcefiles.repoview import RepoView
-from sitemill.lastmod.sourcefiles.yamlish import read_yaml
 
 MARKDOWN: Final = frozenset({".md", ".markdown", ".mdown", ".mkdn", ".mkd", ".mdx"})
 # Folders no generator renders pages from.

@@ -30,14 +30,14 @@ from typing import Final
 from urllib.parse import urlsplit
 
 from sitemill.lastmod.fingerprint import targets
-from sitemill.lastmod.fingerprint.articles import (
+from sitemill.lastmod.fingerprint._articles import (
     HEADING_END,
     HEADING_START,
     HEADLINE_END,
     HEADLINE_START,
 )
+from sitemill.lastmod.fingerprint._selfdates import ANY_DATE
 from sitemill.lastmod.fingerprint.excerpts import count_letters
-from sitemill.lastmod.fingerprint.selfdates import ANY_DATE
 from sitemill.lastmod.fingerprint.targetmarks import (
     LINK_END_MARK,
     MARK_EDGE,

@@ -9,9 +9,9 @@ import posixpath
 import re
 from typing import Final
 
+from sitemill.lastmod.sourcefiles._frontmatter import text_value
 from sitemill.lastmod.sourcefiles.conventions import paths
 from sitemill.lastmod.sourcefiles.conventions.base import MARKDOWN, Pages, Project, Tree
-from sitemill.lastmod.sourcefiles.frontmatter import text_value
 
 _PAGES: Final = MARKDOWN | {".astro", ".html", ".mdoc"}
 _NOT_IN_SLUG: Final = re.compile(r"[^\w\-.]")

@@ -9,8 +9,8 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from sitemill.lastmod.fingerprint import regionmarkers
-from sitemill.lastmod.fingerprint.articles import HEADLINE_END, HEADLINE_START
+from sitemill.lastmod.fingerprint import _regionmarkers as regionmarkers
+from sitemill.lastmod.fingerprint._articles import HEADLINE_END, HEADLINE_START
 from sitemill.lastmod.fingerprint.excerpts import letters
 
 # The markers of a page-level header (fingerprint.regionselect: "h", "H") and of the page's <h1>.

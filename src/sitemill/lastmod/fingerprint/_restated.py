@@ -12,9 +12,9 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from sitemill.lastmod.fingerprint._titleparts import split_title
 from sitemill.lastmod.fingerprint.excerpts import MIN_LETTERS, letters
 from sitemill.lastmod.fingerprint.targetmarks import MARK_EDGE, TITLE_END, descriptions
-from sitemill.lastmod.fingerprint.titleparts import split_title
 
 _WORD: Final = re.compile(r"[^\W_]+")
 _MARK: Final = re.compile(f"{MARK_EDGE}([^{MARK_EDGE}]*)(?:{MARK_EDGE}|\\Z)")

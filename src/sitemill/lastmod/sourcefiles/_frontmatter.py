@@ -8,7 +8,7 @@ import tomllib
 from typing import Final
 
 from sitemill.config.file import too_many_key_parts
-from sitemill.lastmod.sourcefiles.yamlish import read_yaml
+from sitemill.lastmod.sourcefiles._yamlish import read_yaml
 
 _YAML: Final = re.compile(
     r"\A(?:\ufeff)?---[ \t]*\r?\n(.*?\r?\n)?(?:---|\.\.\.)[ \t]*(?:\r?\n|\Z)", re.S

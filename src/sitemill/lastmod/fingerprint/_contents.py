@@ -18,7 +18,7 @@ import re
 from typing import Final
 
 from sitemill.lastmod.fingerprint import targets
-from sitemill.lastmod.fingerprint.articles import (
+from sitemill.lastmod.fingerprint._articles import (
     HEADING_END,
     HEADING_START,
     HEADLINE_END,

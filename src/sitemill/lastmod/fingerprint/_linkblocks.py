@@ -24,10 +24,11 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from sitemill.lastmod.fingerprint import targets, titleblock
-from sitemill.lastmod.fingerprint.articles import HEADING_END, HEADING_START, HEADLINE_START
+from sitemill.lastmod.fingerprint import _titleblock as titleblock
+from sitemill.lastmod.fingerprint import targets
+from sitemill.lastmod.fingerprint._articles import HEADING_END, HEADING_START, HEADLINE_START
+from sitemill.lastmod.fingerprint._regionmarkers import ARTICLE_END, ARTICLE_START
 from sitemill.lastmod.fingerprint.excerpts import count_letters
-from sitemill.lastmod.fingerprint.regionmarkers import ARTICLE_END, ARTICLE_START
 from sitemill.lastmod.fingerprint.targetmarks import (
     LINK_END_MARK,
     MARK_EDGE,

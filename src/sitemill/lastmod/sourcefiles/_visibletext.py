@@ -1,7 +1,7 @@
 """The part of a source file a reader sees: its body, its front matter's title and description."""
 # Its body without front matter, plus the front matter's title and description (docs/lastmod.md,
 # "Rung 2: the page's source"). The title and description are compared as written, lines and all,
-# not as parsed values (sitemill.lastmod.sourcefiles.frontmatter reads YAML's plain shapes only: a
+# not as parsed values (sitemill.lastmod.sourcefiles._frontmatter reads YAML's plain shapes only: a
 # folded description's edit would be invisible there). A change of quoting alone then counts as a
 # change, which can only make a date newer, never older than the text's last change.
 

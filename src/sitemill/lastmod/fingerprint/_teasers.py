@@ -30,15 +30,16 @@ from collections.abc import Iterable
 from itertools import islice
 from typing import Final, NamedTuple
 
-from sitemill.lastmod.fingerprint import targets, titleblock
-from sitemill.lastmod.fingerprint.articles import (
+from sitemill.lastmod.fingerprint import _titleblock as titleblock
+from sitemill.lastmod.fingerprint import targets
+from sitemill.lastmod.fingerprint._articles import (
     HEADING_END,
     HEADING_START,
     HEADLINE_END,
     HEADLINE_START,
 )
-from sitemill.lastmod.fingerprint.headedteasers import read_headed
-from sitemill.lastmod.fingerprint.regionmarkers import ARTICLE_END, ARTICLE_START
+from sitemill.lastmod.fingerprint._headedteasers import read_headed
+from sitemill.lastmod.fingerprint._regionmarkers import ARTICLE_END, ARTICLE_START
 from sitemill.lastmod.fingerprint.targetmarks import LINK_END_MARK, MARK_EDGE
 
 _ARTICLE, _HEADLINE, _HEADING = ARTICLE_START[1], HEADLINE_START[1], HEADING_START[1]

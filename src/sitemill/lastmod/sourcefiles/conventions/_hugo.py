@@ -9,13 +9,13 @@ import posixpath
 from dataclasses import dataclass
 from typing import Final
 
+from sitemill.lastmod.sourcefiles._frontmatter import text_value
 from sitemill.lastmod.sourcefiles.conventions import paths
-from sitemill.lastmod.sourcefiles.conventions.base import Pages, Project, Tree
-from sitemill.lastmod.sourcefiles.conventions.hugopermalinks import (
+from sitemill.lastmod.sourcefiles.conventions._hugopermalinks import (
     permalink_patterns,
     permalink_url,
 )
-from sitemill.lastmod.sourcefiles.frontmatter import text_value
+from sitemill.lastmod.sourcefiles.conventions.base import Pages, Project, Tree
 
 _CONTENT: Final = frozenset(
     {".md", ".markdown", ".mdown", ".html", ".htm", ".adoc", ".asciidoc", ".ad", ".org"}

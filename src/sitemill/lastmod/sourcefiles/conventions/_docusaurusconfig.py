@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass
 from typing import Final
 
-from sitemill.lastmod.sourcefiles.cutspans import cut_spans
+from sitemill.lastmod.sourcefiles._cutspans import cut_spans
 
 # A block comment, a line comment (not a URL's "//", nor one in a string's first characters).
 _COMMENT_OPENERS: Final = re.compile(r"/\*|(?<![:\w'\"`])//")

@@ -7,8 +7,8 @@ from __future__ import annotations
 import hashlib
 from typing import Final
 
+from sitemill.lastmod.history._targetmoves import TARGET_KINDS
 from sitemill.lastmod.history.edits import Moves, hash_edit, moves_of
-from sitemill.lastmod.history.targetmoves import TARGET_KINDS
 
 # The parts of an edit named apart (edit_parts): the title's words, descriptions, targets, the rest.
 _PARTS: Final = ("t", "D", "targets", "rest")

@@ -8,7 +8,7 @@ import datetime
 import re
 from typing import Final
 
-from sitemill.lastmod.sourcefiles.frontmatter import text_value
+from sitemill.lastmod.sourcefiles._frontmatter import text_value
 
 _TOKEN: Final = re.compile(r":([a-z]+)")
 _DATE: Final = re.compile(r"^(\d{4})-(\d{2})-(\d{2})")

@@ -16,8 +16,8 @@ from typing import Final
 
 from sitemill.lastmod.fingerprint.digest import reduce_html
 from sitemill.lastmod.fingerprint.targetmarks import MARK_EDGE
-from sitemill.lastmod.sourcefiles.cutspans import cut_spans
-from sitemill.lastmod.sourcefiles.frontmatter import split_front_matter
+from sitemill.lastmod.sourcefiles._cutspans import cut_spans
+from sitemill.lastmod.sourcefiles._frontmatter import split_front_matter
 
 _WORD: Final = re.compile(r"\w+")
 # HTML comments and template tags (Liquid, Jinja, Nunjucks, Hugo), taken out first (spans).

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from sitemill.lastmod.fingerprint.regionmarkers import ARTICLE_END, ARTICLE_START
+from sitemill.lastmod.fingerprint._regionmarkers import ARTICLE_END, ARTICLE_START
 
 # The markers of the page's headline (<h1>), which regionselect writes.
 HEADLINE_START: Final = "\x02g\x03"

@@ -1,6 +1,6 @@
 """Which stops of a git history are worth naming, and which commits made a site-wide edit, read
 from a few of their pages first."""
-# Site-wide: history.edits.is_site_wide; for lastmod.history.templateedits. Most commits made none,
+# Site-wide: history.edits.is_site_wide; for lastmod.history._templateedits. Most commits made none,
 # and reading every page they changed would cost a first run most of its time again. A stop is
 # worth naming where most of its section, or MIN_SECTION pages of the site, stop at its commit.
 
@@ -10,10 +10,10 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Final
 
-from sitemill.lastmod.history.editparts import contains, part_names
+from sitemill.lastmod.history._editparts import contains, part_names
+from sitemill.lastmod.history._stopedits import STAMP_EDIT, Edits
 from sitemill.lastmod.history.edits import is_site_wide, reorders, rewords
 from sitemill.lastmod.history.sections import MIN_SECTION
-from sitemill.lastmod.history.stopedits import STAMP_EDIT, Edits
 from sitemill.lastmod.history.walk import Run
 
 # Pages of a commit named to learn whether it made a site-wide edit (probes): as many as

@@ -10,9 +10,9 @@ import posixpath
 import re
 from typing import Final
 
+from sitemill.lastmod.sourcefiles._frontmatter import has_front_matter, text_value, words_value
 from sitemill.lastmod.sourcefiles.conventions import paths
 from sitemill.lastmod.sourcefiles.conventions.base import Pages, Project, Tree
-from sitemill.lastmod.sourcefiles.frontmatter import has_front_matter, text_value, words_value
 
 _RENDERED: Final = frozenset({".md", ".markdown", ".mkdown", ".mkd", ".html", ".htm", ".textile"})
 _STYLES: Final = {

@@ -25,21 +25,31 @@ from collections.abc import Callable, Iterable
 from typing import Final
 
 from sitemill.lastmod.fingerprint import (
-    excerpts,
-    linkblocks,
-    listpages,
-    regionmarkers,
-    titleblock,
-    titledarticle,
+    _linkblocks as linkblocks,
 )
-from sitemill.lastmod.fingerprint.articles import (
+from sitemill.lastmod.fingerprint import (
+    _listpages as listpages,
+)
+from sitemill.lastmod.fingerprint import (
+    _regionmarkers as regionmarkers,
+)
+from sitemill.lastmod.fingerprint import (
+    _titleblock as titleblock,
+)
+from sitemill.lastmod.fingerprint import (
+    _titledarticle as titledarticle,
+)
+from sitemill.lastmod.fingerprint import (
+    excerpts,
+)
+from sitemill.lastmod.fingerprint._articles import (
     HEADING_MARKERS,
     HEADLINE_START,
 )
-from sitemill.lastmod.fingerprint.regionmarkers import ARTICLE_START, REGION_MARKS
+from sitemill.lastmod.fingerprint._regionmarkers import ARTICLE_START, REGION_MARKS
+from sitemill.lastmod.fingerprint._teasers import read_teasers
+from sitemill.lastmod.fingerprint._titleparts import title_parts
 from sitemill.lastmod.fingerprint.targetmarks import TITLE_END, descriptions
-from sitemill.lastmod.fingerprint.teasers import read_teasers
-from sitemill.lastmod.fingerprint.titleparts import title_parts
 
 # Start and end markers of the furniture elements, by element name; "l"/"L": an element of
 # a furniture role (tracked in order, like role=main: its end tag is found by its name).

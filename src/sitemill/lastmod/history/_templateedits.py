@@ -60,10 +60,8 @@ from typing import Final
 
 from sitemill.git.run import GitBatch
 from sitemill.lastmod.fingerprint.digest import HTML_SUFFIXES
-from sitemill.lastmod.history.editparts import contains, part_names
-from sitemill.lastmod.history.edits import is_site_wide, reorders, rewords
-from sitemill.lastmod.history.lonestamps import LoneStamps
-from sitemill.lastmod.history.probes import (
+from sitemill.lastmod.history._editparts import contains, part_names
+from sitemill.lastmod.history._probes import (
     PROBE,
     PROBE_MORE,
     commit_of,
@@ -75,10 +73,8 @@ from sitemill.lastmod.history.probes import (
     template_edits,
     unclear,
 )
-from sitemill.lastmod.history.sectioncensus import Changes, census_templates, section_changes
-from sitemill.lastmod.history.sections import MIN_SECTION
-from sitemill.lastmod.history.stamps import CommitStamps
-from sitemill.lastmod.history.stopedits import (
+from sitemill.lastmod.history._sectioncensus import Changes, census_templates, section_changes
+from sitemill.lastmod.history._stopedits import (
     STAMP_EDIT,
     Edits,
     HeldReductions,
@@ -88,6 +84,10 @@ from sitemill.lastmod.history.stopedits import (
     name_stops,
     recall_name,
 )
+from sitemill.lastmod.history.edits import is_site_wide, reorders, rewords
+from sitemill.lastmod.history.lonestamps import LoneStamps
+from sitemill.lastmod.history.sections import MIN_SECTION
+from sitemill.lastmod.history.stamps import CommitStamps
 from sitemill.lastmod.history.walk import Run, blob_key
 
 # Probes of a commit that must share a part (history.editparts.edit_parts) for it to be named whole.

@@ -23,16 +23,17 @@ from typing import Final
 
 from sitemill.git.run import GitBatch
 from sitemill.lastmod.fingerprint.digest import HTML_SUFFIXES
-from sitemill.lastmod.history.blobs import read_blobs
-from sitemill.lastmod.history.sections import MIN_SECTION
-from sitemill.lastmod.history.stamps import CommitStamps
-from sitemill.lastmod.history.stopedits import (
+from sitemill.lastmod.history._stopedits import (
     Reduce,
     StopVersions,
     own_path,
     stop_keys,
     stop_names,
 )
+from sitemill.lastmod.history._walkgit import KEPT, blob_reader
+from sitemill.lastmod.history.blobs import read_blobs
+from sitemill.lastmod.history.sections import MIN_SECTION
+from sitemill.lastmod.history.stamps import CommitStamps
 from sitemill.lastmod.history.walk import (
     Fingerprint,
     Named,
@@ -41,7 +42,6 @@ from sitemill.lastmod.history.walk import (
     fingerprint_with_reduction,
     hand,
 )
-from sitemill.lastmod.history.walkgit import KEPT, blob_reader
 from sitemill.workers.workpool import WorkPool, cut
 
 # Stops named together in a worker, their versions' reductions held at once (stopedits').

@@ -13,9 +13,9 @@ import posixpath
 import re
 from typing import Final
 
+from sitemill.lastmod.sourcefiles._frontmatter import text_value
 from sitemill.lastmod.sourcefiles.conventions import paths
 from sitemill.lastmod.sourcefiles.conventions.base import MARKDOWN, Pages, Project, Tree
-from sitemill.lastmod.sourcefiles.frontmatter import text_value
 
 _DATE: Final = re.compile(r"^(\d{4})-(\d{1,2})-(\d{1,2})")
 _PLACEHOLDER: Final = re.compile(r":([a-z_]+)")

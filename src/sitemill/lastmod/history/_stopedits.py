@@ -12,8 +12,8 @@ from urllib.parse import urlsplit
 from sitemill.git.run import GitBatch
 from sitemill.lastmod.fingerprint.digest import file_url
 from sitemill.lastmod.fingerprint.targets import target
+from sitemill.lastmod.history._editparts import edit_sketch, parts_named
 from sitemill.lastmod.history.blobs import read_blobs
-from sitemill.lastmod.history.editparts import edit_sketch, parts_named
 from sitemill.lastmod.history.edits import edit_key, names_of
 from sitemill.lastmod.history.stamps import CommitStamps
 from sitemill.lastmod.history.walk import HELD_CHARS, Run

@@ -19,13 +19,13 @@ import re
 from typing import Final
 
 from sitemill.lastmod.fingerprint import targets
-from sitemill.lastmod.fingerprint.articles import (
+from sitemill.lastmod.fingerprint._articles import (
     HEADING_END,
     HEADING_START,
     HEADLINE_END,
     HEADLINE_START,
 )
-from sitemill.lastmod.fingerprint.regionmarkers import ARTICLE_END, ARTICLE_START
+from sitemill.lastmod.fingerprint._regionmarkers import ARTICLE_END, ARTICLE_START
 from sitemill.lastmod.fingerprint.targetmarks import LINK_END_MARK, MARK_EDGE
 
 # An article's start or end, a heading's start (<h1>, <h2> to <h6>).

@@ -16,10 +16,10 @@ import re
 from collections.abc import Iterator
 from typing import Final
 
+from sitemill.lastmod.sourcefiles._frontmatter import text_value
 from sitemill.lastmod.sourcefiles.conventions import paths
+from sitemill.lastmod.sourcefiles.conventions._docusaurusconfig import Instance, read_config
 from sitemill.lastmod.sourcefiles.conventions.base import MARKDOWN, Pages, Project, Tree
-from sitemill.lastmod.sourcefiles.conventions.docusaurusconfig import Instance, read_config
-from sitemill.lastmod.sourcefiles.frontmatter import text_value
 
 _NUMBER_PREFIX: Final = re.compile(r"^\d+\s*[-_.]+\s*(?=.)")
 _BLOG_DATE: Final = re.compile(r"^(.*?)(\d{4})[-/](\d{1,2})[-/](\d{1,2})[-/]?(.*)$")

@@ -17,14 +17,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import partial
 
-from sitemill.lastmod.fingerprint import regionmarkers
-from sitemill.lastmod.fingerprint.articles import (
+from sitemill.lastmod.fingerprint import _regionmarkers as regionmarkers
+from sitemill.lastmod.fingerprint._articles import (
     HEADLINE_END,
     HEADLINE_START,
     own_article,
 )
+from sitemill.lastmod.fingerprint._titleparts import split_title
 from sitemill.lastmod.fingerprint.excerpts import letters
-from sitemill.lastmod.fingerprint.titleparts import split_title
 
 
 def article_finder(title: str) -> Callable[[str], tuple[int, int] | None]:

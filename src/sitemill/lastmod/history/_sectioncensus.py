@@ -23,9 +23,9 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 
+from sitemill.lastmod.history._probes import PROBE
+from sitemill.lastmod.history._stopedits import STAMP_EDIT, Edits
 from sitemill.lastmod.history.edits import reorders, rewords
-from sitemill.lastmod.history.probes import PROBE
-from sitemill.lastmod.history.stopedits import STAMP_EDIT, Edits
 from sitemill.lastmod.history.walk import Run
 
 # The pages of a section a commit changed, as stops (path, the end a run stopping there has),

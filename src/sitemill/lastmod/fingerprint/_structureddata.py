@@ -54,8 +54,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Final
 
-from sitemill.lastmod.fingerprint.restated import Said
-from sitemill.lastmod.fingerprint.taggrammar import ATTRS, COMMENT, END, NAME_END
+from sitemill.lastmod.fingerprint._restated import Said
+from sitemill.lastmod.fingerprint._taggrammar import ATTRS, COMMENT, END, NAME_END
 from sitemill.lastmod.fingerprint.targetmarks import (
     MARK_EDGE,
     attribute_value,
