@@ -7,6 +7,7 @@ import os
 import re
 import socket
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -652,3 +653,21 @@ def test_the_first_line_names_each_source_of_dates_once(
     stream = io.StringIO()
     print_report(report, "out", stream)
     assert stream.getvalue().splitlines()[0] == f"3 URLs in one sitemap in out (lastmod: {said})"
+
+
+def test_python_dash_m_sitemill_is_the_command(tmp_path: Path) -> None:
+    """issue 82: `python -m sitemill` runs the command, as the script does."""
+    ran = subprocess.run(
+        [sys.executable, "-m", "sitemill", "--version"], capture_output=True, text=True, check=False
+    )
+    assert ran.returncode == 0, ran.stderr
+    assert ran.stdout.startswith("sitemill ")
+    asked = subprocess.run(
+        [sys.executable, "-m", "sitemill", "build", str(tmp_path / "nowhere"), "--base-url", "x"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert asked.returncode == 2
+    assert asked.stderr.startswith("sitemill")
+    assert "Traceback" not in asked.stderr
