@@ -671,3 +671,13 @@ def test_python_dash_m_sitemill_is_the_command(tmp_path: Path) -> None:
     assert asked.returncode == 2
     assert asked.stderr.startswith("sitemill")
     assert "Traceback" not in asked.stderr
+
+
+def test_an_index_of_one_sitemap_is_said_in_the_singular() -> None:
+    """issue 82: "an index of 1 sitemaps" (an index beside the user's, naming sitemill's one)."""
+    files = ["sitemap.xml", "sitemap-1.xml"]
+    written = WriteResult(files=files, entry_files=["sitemap.xml"], url_count=3, users_named=1)
+    stream = io.StringIO()
+    print_report(Report(written, LastmodMode.MTIME), "out", stream)
+    first = stream.getvalue().splitlines()[0]
+    assert first.startswith("3 URLs in an index of 1 sitemap and 1 of yours in out ")
