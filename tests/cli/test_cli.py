@@ -681,3 +681,22 @@ def test_an_index_of_one_sitemap_is_said_in_the_singular() -> None:
     print_report(Report(written, LastmodMode.MTIME), "out", stream)
     first = stream.getvalue().splitlines()[0]
     assert first.startswith("3 URLs in an index of 1 sitemap and 1 of yours in out ")
+
+
+@pytest.mark.parametrize("spelling", ["true", "yes", "on"])
+def test_llms_txt_flag_takes_the_config_files_spellings(
+    make_site: SiteMaker, spelling: str
+) -> None:
+    """issue 82: --llms-txt refused true/yes while the config file took them: one parser."""
+    root = make_site({"index.html": page("Home")})
+    done = run("build", str(root), "--base-url", BASE_URL, "--llms-txt", spelling)
+    assert done.returncode == 0, done.stderr
+    assert (root / "llms.txt").is_file()
+
+
+def test_a_mode_flags_wrong_value_is_one_line_naming_the_values(make_site: SiteMaker) -> None:
+    root = make_site({"index.html": page("Home")})
+    done = run("build", str(root), "--base-url", BASE_URL, "--llms-txt", "maybe")
+    assert done.returncode == 2
+    assert done.stderr == "sitemill: error: llms_txt: 'maybe' is not one of: off, on, replace\n"
+    assert not (root / "llms.txt").exists()
