@@ -7,6 +7,7 @@ import os
 import re
 import socket
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -652,3 +653,50 @@ def test_the_first_line_names_each_source_of_dates_once(
     stream = io.StringIO()
     print_report(report, "out", stream)
     assert stream.getvalue().splitlines()[0] == f"3 URLs in one sitemap in out (lastmod: {said})"
+
+
+def test_python_dash_m_sitemill_is_the_command(tmp_path: Path) -> None:
+    """issue 82: `python -m sitemill` runs the command, as the script does."""
+    ran = subprocess.run(
+        [sys.executable, "-m", "sitemill", "--version"], capture_output=True, text=True, check=False
+    )
+    assert ran.returncode == 0, ran.stderr
+    assert ran.stdout.startswith("sitemill ")
+    asked = subprocess.run(
+        [sys.executable, "-m", "sitemill", "build", str(tmp_path / "nowhere"), "--base-url", "x"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert asked.returncode == 2
+    assert asked.stderr.startswith("sitemill")
+    assert "Traceback" not in asked.stderr
+
+
+def test_an_index_of_one_sitemap_is_said_in_the_singular() -> None:
+    """issue 82: "an index of 1 sitemaps" (an index beside the user's, naming sitemill's one)."""
+    files = ["sitemap.xml", "sitemap-1.xml"]
+    written = WriteResult(files=files, entry_files=["sitemap.xml"], url_count=3, users_named=1)
+    stream = io.StringIO()
+    print_report(Report(written, LastmodMode.MTIME), "out", stream)
+    first = stream.getvalue().splitlines()[0]
+    assert first.startswith("3 URLs in an index of 1 sitemap and 1 of yours in out ")
+
+
+@pytest.mark.parametrize("spelling", ["true", "yes", "on"])
+def test_llms_txt_flag_takes_the_config_files_spellings(
+    make_site: SiteMaker, spelling: str
+) -> None:
+    """issue 82: --llms-txt refused true/yes while the config file took them: one parser."""
+    root = make_site({"index.html": page("Home")})
+    done = run("build", str(root), "--base-url", BASE_URL, "--llms-txt", spelling)
+    assert done.returncode == 0, done.stderr
+    assert (root / "llms.txt").is_file()
+
+
+def test_a_mode_flags_wrong_value_is_one_line_naming_the_values(make_site: SiteMaker) -> None:
+    root = make_site({"index.html": page("Home")})
+    done = run("build", str(root), "--base-url", BASE_URL, "--llms-txt", "maybe")
+    assert done.returncode == 2
+    assert done.stderr == "sitemill: error: llms_txt: 'maybe' is not one of: off, on, replace\n"
+    assert not (root / "llms.txt").exists()

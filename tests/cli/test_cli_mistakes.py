@@ -56,6 +56,7 @@ BAD_VALUES = {
     "indexnow_key_location": "example.com/key.txt",
     "shard_fill": "0",
     "llms_txt": "sometimes",
+    "indexnow": "bogus",  # (a mode flag: its values are the config's parser's)
     "llms_full_max_bytes": "1000",
     "workers": "many",
     "image_chrome_share": "2",

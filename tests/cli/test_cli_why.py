@@ -427,3 +427,22 @@ def test_sitemills_own_sitemap_html_says_why_it_is_no_page(
         "(its head's generator meta says so), which this run deletes)"
     )
     assert (site / "sitemap.html").exists()  # (why writes nothing)
+
+
+def test_a_dry_run_over_a_sitemap_sitemill_did_not_write_warns_of_no_writing(
+    tmp_path: Path,
+) -> None:
+    """issue 82: why writes nothing, so it never says it replaces the folder's sitemap.xml."""
+    theirs = (
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">'
+        f"<url><loc>{BASE_URL}/</loc></url></urlset>\n"
+    )
+    site = make_repo(tmp_path / "repo")  # (a checkout: the run dates pages, a first run)
+    files = {"index.html": html("Home", "welcome"), "sitemap.xml": theirs}
+    commit(site, files, "2024-01-05T10:00:00", "Build")
+    asked = run_sitemill("why", "index.html", str(site), "--base-url", BASE_URL)
+    assert asked.returncode == 0, asked.stderr
+    assert asked.stdout.startswith("index.html: <lastmod>2024-01-05T10:00:00+00:00</lastmod>")
+    assert asked.stderr == ""  # (was "replacing a sitemap.xml sitemill did not write ...")
+    assert (site / "sitemap.xml").read_text() == theirs

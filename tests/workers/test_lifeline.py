@@ -135,3 +135,24 @@ def test_a_build_killed_by_sigkill_leaves_no_process_behind(
     started.append(parent)
     assert kill_and_count_survivors(parent) == {}
     assert not (big_site / "sitemap.xml").exists()  # (it was killed before its end)
+
+
+def test_a_build_that_ends_leaves_no_process_of_its_group_when_it_exits(
+    big_site: Path, tmp_path: Path, started: list[subprocess.Popen[bytes]]
+) -> None:
+    """issue 82 (farm-bench: "left processes behind in its group when it ended"): the fork
+    server and the resource tracker end before the command does, not a second after."""
+    import shutil
+
+    site = shutil.copytree(big_site, tmp_path / "site")
+    parent = subprocess.Popen(
+        [SITEMILL, "build", str(site), "--base-url", BASE_URL, "--workers", "2"],
+        start_new_session=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    started.append(parent)
+    wait_for(lambda: len(workers_of(parent.pid, parent.pid)) >= 2, "no workers started")
+    assert parent.wait() == 0
+    assert members(parent.pid) == {}  # (looked at once, the moment it exited: no waiting)
+    assert (site / "sitemap.xml").is_file()

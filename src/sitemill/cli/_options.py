@@ -148,9 +148,11 @@ def add_config_flags(parser: argparse.ArgumentParser) -> None:
 
 
 def _add_mode_flags(group: argparse._ArgumentGroup) -> None:
-    """The flags whose value may be left out (a bare --indexnow sends, a bare --llms-txt writes)."""
+    """The flags whose value may be left out (a bare --indexnow sends, a bare --llms-txt writes).
+    Their values are read by the config's parser, as the file's are (true and yes too)."""
     for flag, bare, choices, text in _MODE_FLAGS:
-        group.add_argument(flag, nargs="?", const=bare, choices=choices, help=text)
+        metavar = "{" + ",".join(choices) + "}"
+        group.add_argument(flag, nargs="?", const=bare, metavar=metavar, help=text)
 
 
 # (flag, its value when bare, its values, help)

@@ -23,9 +23,8 @@ from sitemill.report import (
 def print_report(report: Report, out_dir: str, stream: TextIO) -> None:
     result = report.result
     files = result.sitemap_count
-    kind = (
-        "one sitemap" if files == 1 else f"an index of {files - len(result.entry_files)} sitemaps"
-    )
+    children = counted(files - len(result.entry_files), "sitemap")
+    kind = "one sitemap" if files == 1 else f"an index of {children}"
     if result.users_named:
         kind += f" and {result.users_named:,} of yours"
     dates = report.lastmod_from or dated_by(report.dates, report.lastmod)

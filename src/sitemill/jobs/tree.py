@@ -125,7 +125,7 @@ def build_tree(
             outputs=asked.outputs, pages=tree_reading(site_dir), known=known, keep=remember,
         )  # fmt: skip
         report = build_from_pages(config, plan.pages(reads.follow(files)), sink, site)
-    _take_over(config, sink, found, report, dating, site_dir)
+    _take_over(config, sink, found, report, dating, (site_dir, asked.watch is not None))
     if dating is not None:
         plan.remember.robots_sitemaps = users.robots_kept()
         config = keep_style(config, report.url_style, plan.remember)
@@ -287,13 +287,16 @@ def _take_over(
     found: Takeover | None,
     report: Report,
     dating: TreeStart | None,
-    site_dir: Path,
+    site: tuple[Path, bool],
 ) -> None:
     """The generator's sitemap ``found`` replaced; then what it, the folder and the state say
-    of the site's URL, weighed against the run's (jobs.treesiteurl)."""
+    of the site's URL, weighed against the run's (jobs.treesiteurl). ``site``: the folder, and
+    whether the run is why's dry one (it replaces nothing, so says nothing of replacing)."""
+    site_dir, dry = site
     lost = missing_state_warning(dating.store.where) if dating and dating.lost else None
     first = not dating or dating.first_run
-    take_over(files_of(sink), found, report, config.base_url, first=first, lost=lost)
+    files = files_of(sink)
+    take_over(files, found, report, config.base_url, first=first, lost=lost, dry=dry)
     say_site_url(config.base_url, site_dir, dating.known if dating else None, found, report)
 
 

@@ -226,8 +226,35 @@ def start_fork_server() -> None:
             resource_tracker.ensure_running()  # (first: starting, it unblocks SIGINT here)
             with interrupts_held():
                 forkserver.ensure_running()
+            _stop_at_exit()
     except (OSError, ImportError, ValueError) as exc:  # (the pool says why, if it is needed)
         log.debug("fork server not started ahead: %s", exc)
+
+
+_STOPPING: list[bool] = []  # (once a run: the exit hook that ends the fork server)
+
+
+def _stop_at_exit() -> None:
+    """End the fork server and the resource tracker when the run exits, waiting for both: left
+    to notice the closed pipe, they outlived the command by about a second (issue 82)."""
+    if _STOPPING:
+        return
+    import atexit
+
+    _STOPPING.append(True)
+    atexit.register(_stop_helpers)
+
+
+def _stop_helpers() -> None:
+    from multiprocessing import forkserver, resource_tracker
+
+    for helper in (forkserver._forkserver, resource_tracker._resource_tracker):
+        stop: Callable[[], None] | None = getattr(helper, "_stop", None)  # (the stdlib's own)
+        try:
+            if stop is not None:
+                stop()
+        except (OSError, ValueError) as exc:
+            log.debug("fork server not stopped: %s", exc)
 
 
 def _logged(done: Iterator[tuple[_R, list[LogRecord]]]) -> Iterator[_R]:

@@ -159,12 +159,15 @@ def take_over(
     *,
     first: bool,
     lost: str | None = None,
+    dry: bool = False,
 ) -> None:
     """After the run: what of ``found`` it took over (settle), said (announce; a warning
     when ``first``: no state named it), then its twins deleted (retire). ``lost``: the
-    warning of sitemaps beside no state, said when they were not someone else's."""
+    warning of sitemaps beside no state, said when they were not someone else's. ``dry``:
+    a run that writes nothing (sitemill why) says nothing of replacing."""
     takeover = settle(files, found, report, base_url)
-    announce(takeover, report.warnings, first=first)
+    if not dry:
+        announce(takeover, report.warnings, first=first)
     if takeover is None and lost is not None:
         log.warning("%s", lost)
         report.warnings.append(lost)
