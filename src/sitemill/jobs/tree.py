@@ -125,7 +125,7 @@ def build_tree(
             outputs=asked.outputs, pages=tree_reading(site_dir), known=known, keep=remember,
         )  # fmt: skip
         report = build_from_pages(config, plan.pages(reads.follow(files)), sink, site)
-    _take_over(config, sink, found, report, dating, (site_dir, asked.watch is not None))
+    _take_over(config, sink, found, report, dating, (site_dir, asked.dry))
     if dating is not None:
         plan.remember.robots_sitemaps = users.robots_kept()
         config = keep_style(config, report.url_style, plan.remember)
@@ -291,7 +291,7 @@ def _take_over(
 ) -> None:
     """The generator's sitemap ``found`` replaced; then what it, the folder and the state say
     of the site's URL, weighed against the run's (jobs.treesiteurl). ``site``: the folder, and
-    whether the run is why's dry one (it replaces nothing, so says nothing of replacing)."""
+    whether the run is dry (why, diff: it replaces nothing, so says nothing of replacing)."""
     site_dir, dry = site
     lost = missing_state_warning(dating.store.where) if dating and dating.lost else None
     first = not dating or dating.first_run
