@@ -23,8 +23,9 @@ def build(site: Path, out: Path) -> None:
     assert main(["-q", "build", str(site), "--out", str(out), "--base-url", BASE]) == 0
 
 
-def test_the_removed_urls_are_kept_until_a_later_build_removes_others(tmp_path: Path) -> None:
-    site, out = tmp_path / "site", tmp_path / "out"
+def built_then_four_removed(site: Path, out: Path) -> dict[str, str]:
+    """Five pages built once; then a.html gone, b.html renamed to new/b.html, c.html made a
+    redirect stub, d.html noindex (still served). The pages' first texts."""
     site.mkdir()
     files = {
         "index.html": page("home " * 40),
@@ -44,6 +45,12 @@ def test_the_removed_urls_are_kept_until_a_later_build_removes_others(tmp_path: 
     (site / "c.html").write_text('<meta http-equiv="refresh" content="0; url=/">', encoding="utf-8")
     hidden = '<meta name="robots" content="noindex">'
     (site / "d.html").write_text(page("delta words " * 30, hidden), encoding="utf-8")
+    return files
+
+
+def test_the_removed_urls_are_kept_until_a_later_build_removes_others(tmp_path: Path) -> None:
+    site, out = tmp_path / "site", tmp_path / "out"
+    files = built_then_four_removed(site, out)
     build(site, out)
     state = out / "sitemill-state.json.gz"
     assert parse_state(state.read_bytes()).removed == {
@@ -88,24 +95,7 @@ def test_the_build_says_what_a_reader_will_miss_before_the_deploy(
     page holds needs a redirect: the build says so (`sitemill check` only could, after the
     deploy); a redirected URL and a page left out but still served (noindex) need nothing."""
     site, out = tmp_path / "site", tmp_path / "out"
-    site.mkdir()
-    files = {
-        "index.html": page("home " * 40),
-        "a.html": page("alpha words " * 30),
-        "b.html": page("beta words " * 30),
-        "c.html": page("gamma words " * 30),
-        "d.html": page("delta words " * 30),
-    }
-    for name, body in files.items():
-        (site / name).write_text(body, encoding="utf-8")
-    build(site, out)
-    (site / "a.html").unlink()
-    (site / "new").mkdir()
-    (site / "new/b.html").write_text(files["b.html"], encoding="utf-8")
-    (site / "b.html").unlink()
-    (site / "c.html").write_text('<meta http-equiv="refresh" content="0; url=/">', encoding="utf-8")
-    hidden = '<meta name="robots" content="noindex">'
-    (site / "d.html").write_text(page("delta words " * 30, hidden), encoding="utf-8")
+    built_then_four_removed(site, out)
     caplog.clear()
 
     assert main(["build", str(site), "--out", str(out), "--base-url", BASE]) == 0
