@@ -77,8 +77,10 @@ def cli_flags() -> dict[str, str]:
         flag = action.option_strings[0]
         if isinstance(action, argparse.BooleanOptionalAction):
             flag = "--[no-]" + flag.removeprefix("--")
-        elif action.const is not None and action.choices:
-            flag += " [" + "\\|".join(map(str, action.choices)) + "]"
+        elif action.const is not None and (action.choices or action.metavar):
+            # (a value that may be left out: its choices, or the metavar that shows them)
+            values = action.choices or str(action.metavar).strip("{}").split(",")
+            flag += " [" + "\\|".join(map(str, values)) + "]"
         elif action.choices:
             flag += f" {{{','.join(map(str, action.choices))}}}"
         elif action.metavar:
