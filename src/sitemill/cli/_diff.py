@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from sitemill.cli._options import add_config_flags
 from sitemill.cli._usage import Parser, add_command, s3_client, say
+from sitemill.jobs.removedpages import short_urls
 from sitemill.messages import shown
 
 if TYPE_CHECKING:
@@ -143,7 +144,7 @@ def print_table(diff: SiteDiff, base_url: str, against: str, stream: TextIO) -> 
         f"({counts['redirected']:,} redirected, {counts['renamed']:,} renamed, "
         f"{counts['gone']:,} gone) against {shown(against)}",
     )
-    short = _short(base_url)
+    short = short_urls(base_url)
     removed = [
         f"  {item.verdict.value:<10}  {short(item.url)}"
         + (f" -> {short(item.target)}" if item.target else "")
@@ -164,10 +165,3 @@ def _section(stream: TextIO, title: str, lines: list[str]) -> None:
         say(stream, line)
     if len(lines) > SHOWN:
         say(stream, f"  and {len(lines) - SHOWN:,} more (--json lists every one)")
-
-
-def _short(base_url: str) -> Any:
-    def short(url: str) -> str:
-        return shown("/" + url[len(base_url) :] if url.startswith(base_url) else url)
-
-    return short

@@ -13,6 +13,7 @@ from sitemill.config.model import Config
 from sitemill.diff.compare import RedirectOf, compare_builds
 from sitemill.diff.model import Removed, SiteDiff, Verdict
 from sitemill.lastmod.fingerprint.versions import FINGERPRINT_VERSION
+from sitemill.messages import shown
 from sitemill.state.model import State
 from sitemill.state.pagerecord import PageRecord
 from sitemill.state.removedurls import MAX_REMOVED, RemovedUrl
@@ -143,7 +144,7 @@ def removed_warnings(
     missed = [item for item in removed if not _redirect(item) and not served(item.url)]
     gone = [item for item in missed if item.verdict is Verdict.GONE]
     renamed = [item for item in missed if item.verdict is Verdict.RENAMED]
-    short = _below(base_url)
+    short = short_urls(base_url)
     found = []
     if gone:
         urls = ", ".join(short(item.url) for item in gone[:_EXAMPLES])
@@ -170,10 +171,11 @@ def _urls(count: int) -> str:
     return "1 URL" if count == 1 else f"{count:,} URLs"
 
 
-def _below(base_url: str) -> Callable[[str], str]:
-    """A URL below the base URL as its path from the root (``/about.html``), else whole."""
+def short_urls(base_url: str) -> Callable[[str], str]:
+    """A URL below the base URL as its path from the root (``/about.html``), else whole; as
+    sitemill shows text anywhere (messages.shown): the URLs come from the site and the state."""
 
     def short(url: str) -> str:
-        return "/" + url[len(base_url) :] if url.startswith(base_url) else url
+        return shown("/" + url[len(base_url) :] if url.startswith(base_url) else url)
 
     return short

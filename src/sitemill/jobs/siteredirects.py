@@ -30,15 +30,18 @@ class TreeRemoved:
     def __init__(self, site_dir: Path, base_url: str) -> None:
         self.site, self.base_url = Root(site_dir, hidden=False), base_url
         self.redirect_of = site_redirects(self.site, base_url)
+        self.answers: dict[str, bool] = {}  # (asked of a removed URL twice: the state, a warning)
 
     def __call__(self, url: str) -> tuple[str, str] | None:
         return self.redirect_of(url)
 
     def served(self, url: str) -> bool:
-        if not url.startswith(self.base_url):
-            return False
-        rest = url[len(self.base_url) :]
-        return any(stub_page(self.site, path) is not None for path in served_by(rest))
+        if url not in self.answers:
+            rest = url[len(self.base_url) :] if url.startswith(self.base_url) else None
+            self.answers[url] = rest is not None and any(
+                stub_page(self.site, path) is not None for path in served_by(rest)
+            )
+        return self.answers[url]
 
 
 def site_redirects(site: Root, base_url: str) -> RedirectOf:
