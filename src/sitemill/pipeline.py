@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Final
@@ -109,9 +108,7 @@ def build_from_pages(config: Config, pages: Iterator[Page], sink: Sink, site: Si
     )
     extensions = Extensions(config, checks, site.has_file)
     told = Ticker(progress, PAGES, site.expected, every=PROGRESS_EVERY)
-    entries = _page_entries(
-        config, pages, robots, read_facts, checks, told, report.dates, extensions
-    )
+    entries = _page_entries(config, pages, robots, read_facts, checks, told, report, extensions)
     entries = across_the_site(entries, extensions, checks, others)
     if extensions.alternates or extensions.images:
         entries = _counted(entries, report)
@@ -215,7 +212,7 @@ def _page_entries(
     read_facts: Callable[[str], PageFacts | None] | None,
     checks: PageChecks,
     ticker: Ticker,
-    dates: Counter[str] | None = None,
+    report: Report,
     extensions: Extensions | None = None,
 ) -> Iterator[Entry]:
     seen = SeenUrls()
@@ -256,22 +253,22 @@ def _page_entries(
         if not seen.add(loc):
             tally.skip(path, SkipReason.DUPLICATE, f"{loc} is already listed (kept the first)")
             continue
-        if dates is not None and page.date_reason is not None:
+        if page.date_reason is not None:
             waiting[path] = page.date_reason  # counted once listed (the canonical gate)
         entry = _entry(Entry(loc, page.lastmod, changefreq, priority, key=path), facts)
         if extensions is not None and (extensions.alternates or extensions.images):
             entry = extensions.of(entry, path, facts)
-        yield from _dated(checks.offer(entry, path, facts), waiting, dates)
+        yield from _dated(checks.offer(entry, path, facts), waiting, report)
     ticker.finish()
-    yield from _dated(checks.finish(), waiting, dates)
+    yield from _dated(checks.finish(), waiting, report)
 
 
-def _dated(
-    entries: Iterable[Entry], waiting: dict[str, str], dates: Counter[str] | None
-) -> Iterator[Entry]:
-    """The entries, each listed page's date reason counted as it is listed: a page the
-    canonical gate leaves out is not (the date tally sums to the URLs listed)."""
+def _dated(entries: Iterable[Entry], waiting: dict[str, str], report: Report) -> Iterator[Entry]:
+    """The entries, each listed page's date reason and lastmod month counted as it is listed:
+    a page the canonical gate leaves out is not (the tallies sum to the URLs listed)."""
+    dates, months = report.dates, report.months
     for entry in entries:
-        if dates is not None and (reason := waiting.pop(entry.key or "", None)) is not None:
+        if (reason := waiting.pop(entry.key or "", None)) is not None:
             dates[reason] += 1
+        months[(entry.lastmod or "")[:7]] += 1
         yield entry

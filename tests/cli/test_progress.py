@@ -71,11 +71,11 @@ def test_a_slow_phase_shows_a_live_line_that_is_cleared_before_the_summary(
     site = make_site(tmp_path)
     pieces = run_on_a_terminal("build", str(site), "--base-url", BASE, "--lastmod", "mtime")
     screen = b"".join(piece for _, piece in pieces).decode()
-    summary = screen.index("3 URLs in one sitemap")
+    summary = screen.index("nothing needs you\r\n3 URLs in one sitemap")
     reading = screen.index("\rsitemill: reading: 0 of 3 pages")
     # Shown as the slow phase started: well before its end (the summary, SLOW seconds on).
     shown_at = next(at for at, piece in pieces if b"reading: 0 of 3" in piece)
-    done_at = next(at for at, piece in pieces if b"3 URLs in one sitemap" in piece)
+    done_at = next(at for at, piece in pieces if b"nothing needs you" in piece)
     assert done_at - shown_at >= SLOW - 1.0  # a live line within a second of the phase
     assert screen.index("\rsitemill: listing: ") < reading < summary
     # Cleared before the summary: the last redraw is blank, and the summary starts a line.
@@ -89,7 +89,7 @@ def test_off_a_terminal_nothing_but_the_summary(tmp_path: Path) -> None:
     done = run_sitemill("build", str(site), "--base-url", BASE, "--lastmod", "mtime")
     assert done.returncode == 0, done.stderr
     assert done.stderr == ""  # no progress bytes at all on a pipe or a log
-    assert done.stdout.startswith("3 URLs in one sitemap")
+    assert done.stdout.startswith("nothing needs you\n3 URLs in one sitemap")
     assert "\r" not in done.stdout
 
 

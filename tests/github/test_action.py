@@ -289,8 +289,27 @@ def test_reports_skipped_pages_as_annotations_and_in_the_summary(project: Projec
         "not in the sitemap: noindex (robots meta noindex)",
     ]
     summary = run.summary
-    assert "### sitemill: 3 URLs in 1 file" in summary
+    # The first line says what needs the user: the skips a user may not expect, not 404.html.
+    assert summary.startswith(
+        "### sitemill: 3 URLs in 1 file; needs you: 2 pages left out (robots.txt 1, noindex 1)\n"
+    )
     assert "- Entry file: `sitemap.xml` (lastmod from git)" in summary
+    # At a glance: the listed pages by their lastmod's month, the skipped ones by reason.
+    assert charts(summary) == [
+        [
+            "xychart-beta",
+            '    title "Listed pages by the month of their lastmod"',
+            '    x-axis ["2023-12", "2024-01"]',
+            '    y-axis "pages"',
+            "    bar [1, 2]",
+        ],
+        [
+            "pie title Pages left out, by reason",
+            '    "excluded" : 1',
+            '    "robots.txt" : 1',
+            '    "noindex" : 1',
+        ],
+    ]
     # 404.html too: counted, not annotated (every site has one)
     assert "Skipped 3 pages:" in summary
     assert "| excluded | 1 |" in summary
@@ -1088,3 +1107,9 @@ def test_summary_shows_images_and_the_site_chrome_left_out() -> None:
     report.images, report.image_chrome = 30, 60
     text = render_summary(report, ["sitemap.xml"], None, "commit is false", [])
     assert "- extensions: 30 images, 60 site-chrome images left out\n" in text
+
+
+def charts(summary: str) -> list[list[str]]:
+    """The Mermaid blocks of a job summary, each as its lines."""
+    blocks = re.findall(r"^```mermaid\n(.*?)^```$", summary, flags=re.MULTILINE | re.DOTALL)
+    return [block.splitlines() for block in blocks]

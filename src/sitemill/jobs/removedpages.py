@@ -141,9 +141,7 @@ def removed_warnings(
     answer 404), and those whose content a new page holds (a redirect to add). A URL the
     new build redirects needs nothing, nor one whose file is still ``served`` (a page left
     out: noindex, a copy)."""
-    missed = [item for item in removed if not _redirect(item) and not served(item.url)]
-    gone = [item for item in missed if item.verdict is Verdict.GONE]
-    renamed = [item for item in missed if item.verdict is Verdict.RENAMED]
+    gone, renamed = _missed(removed, served)
     short = short_urls(base_url)
     found = []
     if gone:
@@ -165,6 +163,28 @@ def removed_warnings(
             "this build is deployed, or the old URL answers 404"
         )
     return found
+
+
+def removed_needs(
+    removed: Iterable[Removed], served: Callable[[str], bool]
+) -> dict[tuple[str, str], int]:
+    """The URLs of removed_warnings counted for the first line of a run's summary (what needs
+    the user: report.needs), by what the user is to do: (one, many) -> count."""
+    gone, renamed = _missed(removed, served)
+    found = {
+        ("removed URL nothing redirects", "removed URLs nothing redirects"): len(gone),
+        ("removed URL to redirect", "removed URLs to redirect"): len(renamed),
+    }
+    return {what: count for what, count in found.items() if count}
+
+
+def _missed(
+    removed: Iterable[Removed], served: Callable[[str], bool]
+) -> tuple[list[Removed], list[Removed]]:
+    """The removed URLs a reader will miss: those gone, and those a new page holds."""
+    missed = [item for item in removed if not _redirect(item) and not served(item.url)]
+    gone = [item for item in missed if item.verdict is Verdict.GONE]
+    return gone, [item for item in missed if item.verdict is Verdict.RENAMED]
 
 
 def _urls(count: int) -> str:
