@@ -8,15 +8,15 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from sitemill.alternates.languages import folder_versions
 from sitemill.config.alternates import AlternatesSetting, parse_alternates
 from sitemill.html.facts import PageFacts
 from sitemill.html.hreflang import X_DEFAULT, normalize_hreflang
 from sitemill.html.links import resolve_url, url_key
+from sitemill.messages import KindCounts
 from sitemill.urls import join_plain
 
 __all__ = [
@@ -30,16 +30,8 @@ __all__ = [
 ]
 
 
-@dataclass
-class AlternateCounts:
+class AlternateCounts(KindCounts[str]):
     """Declared alternates that were left out, by why (with the first example of each)."""
-
-    counts: Counter[str] = field(default_factory=Counter)
-    examples: dict[str, str] = field(default_factory=dict)
-
-    def count(self, kind: str, example: str) -> None:
-        self.counts[kind] += 1
-        self.examples.setdefault(kind, example)
 
     def messages(self) -> Iterator[str]:
         texts = {
