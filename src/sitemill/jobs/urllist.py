@@ -51,7 +51,7 @@ def build_url_list(
     ``lines``: the list's lines as text, or a binary stream of it (UTF-8), read a chunk at
     a time. ``size_hint``, the list's size in bytes when known, lets the duplicate check
     size its table once from the first chunk's line length instead of growing (and
-    copying) it. A lastmod after the run's time is dropped (jobs.urllistdates)."""
+    copying) it. A lastmod after the run's time is dropped (LateLastmods, below)."""
     refuse_shards_on(config, "a URL list's children")
     refuse_llms(config)
     if config.indexnow is not IndexNowMode.OFF:
