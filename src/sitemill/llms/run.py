@@ -196,8 +196,7 @@ class LlmsOutputs:
         return self._take(entries) if self.on else entries
 
     def _take(self, entries: Iterator[Entry]) -> Iterator[Entry]:
-        from sitemill.llms._entrypages import home_rank  # (only when on)
-        from sitemill.llms.page import LlmsPage
+        from sitemill.llms.page import LlmsPage, home_rank  # (only when on)
 
         base = self.config.base_url
         for entry in entries:
@@ -220,8 +219,8 @@ class LlmsOutputs:
             self.keep.llms, self.keep.llms_source = result.llms.files, result.llms.source
 
     def _files(self, result: WriteResult) -> dict[str, bytes]:
-        from sitemill.llms._entrypages import without_shared_descriptions
         from sitemill.llms._files import llms_files
+        from sitemill.llms.page import without_shared_descriptions
 
         site = self._site()
         pages = without_shared_descriptions(self.pages)
