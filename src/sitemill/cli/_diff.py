@@ -105,12 +105,12 @@ def _against(args: argparse.Namespace, config: Config, out_dir: Path) -> Previou
     ``state`` keeps it, beside the sitemaps, else ``previous_state``)."""
     from sitemill.errors import DiffError
     from sitemill.filenames.outputs import STATE_NAME
-    from sitemill.state.previous import PreviousState, open_previous, previous_state
+    from sitemill.state.previous import PreviousState, compared_state, open_previous, previous_state
     from sitemill.state.store import open_state_store
 
     store = open_state_store(config, s3_client=s3_client)  # (a bad location: one line now)
     if args.against:
-        return previous_state(args.against)
+        return compared_state(args.against)
     if store is not None:
         return PreviousState(store.where, store.read)
     beside = out_dir / STATE_NAME

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from sitemill.config.model import Config, LastmodMode
 from sitemill.diff.model import SiteDiff
 from sitemill.diff.suggested import Suggested, suggest
-from sitemill.errors import DiffError
+from sitemill.errors import DiffError, StateError
 from sitemill.filenames.outputs import STATE_NAME
 from sitemill.jobs.removedpages import diff_states
 from sitemill.jobs.siteredirects import site_redirects, stub_page
@@ -80,10 +80,7 @@ def diff_tree(
             "diff compares the states builds keep, and a build with content_dates = false or "
             'lastmod = "none" keeps none: turn content dates on (the default)'
         )
-    data = against.read()
-    if data is None:
-        raise DiffError(f"no state to compare with at {against.location}")
-    before = parse_state(data)
+    data, before = _compared(against, config.base_url)
     kept = MemorySink({STATE_NAME: data})  # (the dry run's state store: what it would write)
     store = SinkStateStore(kept)
     dry = replace(config, llms_full=False, llms_pages=False)  # (no page read again for Markdown)
@@ -98,6 +95,27 @@ def diff_tree(
     diff = diff_states(config, before, after, style, site_redirects(site, config.base_url))
     generator = detect_generator(lambda name: stub_page(site, name))
     return TreeDiff(diff, report, before, after, generator)
+
+
+def _compared(against: PreviousState, base_url: str) -> tuple[bytes, State]:
+    """The bytes and the state ``against`` names; a DiffError, one line, when there is none,
+    it is no sitemill state, or it is another site's (another base URL: every page would be
+    "renamed")."""
+    try:
+        data = against.read()
+        if data is None:
+            raise DiffError(f"no state to compare with at {against.location}")
+        before = parse_state(data)
+    except StateError as exc:
+        said = str(exc)  # ("no state at X ...", "not a sitemill state (not gzip)")
+        named = said if against.location in said else f"{against.location} is {said}"
+        raise DiffError(f"cannot compare: {named}") from exc
+    if before.base_url and before.base_url != base_url:
+        raise DiffError(
+            f"{against.location} is the state of {before.base_url}, not of {base_url}: "
+            f"compare with --base-url {before.base_url}, or with a state of {base_url}"
+        )
+    return data, before
 
 
 @dataclass(frozen=True)
