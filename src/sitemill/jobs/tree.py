@@ -293,7 +293,7 @@ def _take_over(
     of the site's URL, weighed against the run's (jobs.treesiteurl). ``site``: the folder, and
     whether the run is dry (why, diff: it replaces nothing, so says nothing of replacing)."""
     site_dir, dry = site
-    lost = missing_state_warning(dating.store.where) if dating and dating.lost else None
+    lost = missing_state_warning(dating.store.where, dry=dry) if dating and dating.lost else None
     first = not dating or dating.first_run
     files = files_of(sink)
     take_over(files, found, report, config.base_url, first=first, lost=lost, dry=dry)
