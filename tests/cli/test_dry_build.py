@@ -90,3 +90,19 @@ def test_a_first_dry_build_says_there_is_no_state_yet(
     assert main(["-q", "build", str(site), "--base-url", BASE, "--dry-run"]) == 0
     assert capsys.readouterr().out == ""
     assert sorted(path.name for path in site.iterdir()) == ["index.html"]
+
+
+def test_a_dry_build_with_llms_txt_says_what_llms_txt_would_hold(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    site = tmp_path / "site"
+    write(site, {"index.html": page("Home", "home "), "a.html": page("A", "a ")})
+    argv = ["build", str(site), "--base-url", BASE, "--llms-txt", "on", "--dry-run"]
+    assert main(argv) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[2:5] == [
+        "would write: sitemap.xml",
+        "would write: llms.txt",
+        "one llms.txt; no hreflang clusters (languages by folder are not guessed)",
+    ]
+    assert sorted(path.name for path in site.iterdir()) == ["a.html", "index.html"]
