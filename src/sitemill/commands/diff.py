@@ -3,7 +3,9 @@
 # into memory (the same pages, the same dates: nothing is written) starting from the state compared
 # against, so that its dates are the ones the real build would give; its redirects are read where
 # a removed URL's file would be (a stub: a meta refresh, as Hugo aliases and the redirect plugins
-# write them) and in the host's rules. A bucket (diff_bucket: the Lambda's `{"action": "diff"}`):
+# write them) and in the host's rules. `sitemill build --dry-run` (preview_tree) is the same dry
+# build over the output folder's files (an overlay: what it would write and delete), from the
+# state the build would start from, none on a first run. A bucket (diff_bucket: the Lambda's `{"action": "diff"}`):
 # the ordinary rebuild with nothing written, not the state either; the rebuild itself compares the
 # state it would write with the one it started from (jobs.bucketremoved), asking the bucket only
 # where a removed URL leads. A partitioned state's full rebuild makes the same report
