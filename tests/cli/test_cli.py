@@ -27,6 +27,21 @@ def run(
     return run_sitemill(*args, cwd=cwd, stdin=stdin, env=env)
 
 
+def test_a_source_trees_layouts_and_includes_are_no_pages(make_site: SiteMaker) -> None:
+    """Jekyll's _layouts/ and _includes/, Hugo's layouts/ partials committed beside the built
+    pages are left out as "not a page" (issue 82: they were listed)."""
+    site = make_site({
+        "index.html": page("home"),
+        "_layouts/default.html": "<!DOCTYPE html>\n<html>\n{% include head.html %}\n</html>\n",
+        "_includes/analytics.html": "<script>\n  track('{{ site.analytics.id }}');\n</script>\n",
+        "layouts/partials/meta.html": '<meta charset="utf-8">\n<meta name="a" content="{{ .A }}">',
+    })  # fmt: skip
+    result = run("build", str(site), "--base-url", BASE_URL)
+    assert result.returncode == 0, result.stderr
+    assert re.findall(r"<loc>([^<]*)</loc>", (site / "sitemap.xml").read_text()) == [BASE_URL]
+    assert "skipped: not a page 3" in result.stdout.splitlines()
+
+
 def test_build_writes_and_reports(make_site: SiteMaker, tmp_path: Path) -> None:
     site = make_site({"index.html": page(), "a/b.html": page()})
     out = tmp_path / "out"

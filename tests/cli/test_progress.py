@@ -18,6 +18,7 @@ import pytest
 from clirun import run_sitemill
 from sitemill.cli import _progress as progress
 from sitemill.cli._progress import LiveLine
+from sitemill.progress import phase_text
 
 BASE = "https://example.com/"
 SLOW = 2.0  # seconds the reading of the pages is made to take
@@ -128,3 +129,24 @@ def test_the_line_moves_while_no_count_does(monkeypatch: pytest.MonkeyPatch) -> 
     assert sum(1 for text in drawn if text.startswith("sitemill: history: 0 commits · ")) >= 3
     assert drawn[-1] == "" and drawn[-2].strip() == ""  # wiped at the end, clock stopped
     assert line.clock is not None and not line.clock.is_alive()
+
+
+@pytest.mark.parametrize("by_content", [True, False])
+def test_each_commit_git_log_gives_moves_the_count(tmp_path: Path, by_content: bool) -> None:
+    """A first run on a site with a short history (issue 82: 61 commits over 7 s showed
+    "history: 0 commits" throughout, told every 100th): each commit moves the line."""
+    from gitutil import commit, make_repo
+    from sitemill.config.model import LastmodMode
+    from sitemill.lastmod.history.mode import read_history
+
+    site = make_repo(tmp_path / "site")
+    for day in range(1, 4):
+        commit(site, {f"p{day}.html": f"<title>{day}</title>"}, f"2024-01-0{day}T10:00:00")
+    told: list[tuple[str, int, int | None]] = []
+    paths = ["p1.html", "p2.html", "p3.html"]
+    read_history(
+        LastmodMode.GIT, site, paths, [], None, by_content,
+        lambda phase, done, total: told.append((phase, done, total)),
+    )  # fmt: skip
+    assert told == [("history", n, None) for n in range(4)] + [("history", 3, 3)]
+    assert phase_text(*told[2]) == "history: 2 commits"  # (what the line shows)

@@ -175,17 +175,25 @@ def _cname(root: Root | Path, folder: str = "", below: str = "") -> Declared | N
     return declared_base(f"https://{name}/{below}", where, strong=not below)
 
 
-def _configured(site_dir: Path) -> Declared | None:
-    """The site URL the config of the generator that built ``site_dir`` names: strong when
-    the config builds into this very folder, weak when into another."""
+def generator_project(site_dir: Path) -> tuple[Project, Tree] | None:
+    """The project of the generator that built ``site_dir`` (its config file found in the
+    folder's parent chain, inside its repository), and the view of it that found it."""
     top = find_top(site_dir)
     if top is None or top == Path(os.path.realpath(site_dir)):
         return None
     folder = Path(os.path.realpath(site_dir)).relative_to(top).as_posix()
     tree = Tree(_config_view(top, folder), folder)
     project = find_project(tree, folder, site_dir)
-    if project is None:
+    return None if project is None else (project, tree)
+
+
+def _configured(site_dir: Path) -> Declared | None:
+    """The site URL the config of the generator that built ``site_dir`` names: strong when
+    the config builds into this very folder, weak when into another."""
+    found = generator_project(site_dir)
+    if found is None:
         return None
+    project, tree = found
     settings = tree.settings(project.config)
     url = _site_url(project, {str(key).lower(): value for key, value in settings.items()}, tree)
     if not url:

@@ -22,7 +22,7 @@ from sitemill.indexnow.pending import tree_pending
 from sitemill.indexnow.run import log_messages, record
 from sitemill.jobs._treehistory import TreeReading, read_pages_and_history
 from sitemill.jobs._treerobots import tree_robots
-from sitemill.jobs._treesiteurl import say_site_url
+from sitemill.jobs._treesiteurl import generator_project, say_site_url
 from sitemill.jobs._treestart import TreeStart, start_dating, tree_child_dates
 from sitemill.jobs.removedpages import record_removed, removed_needs, removed_warnings
 from sitemill.jobs.siteredirects import TreeRemoved
@@ -296,9 +296,13 @@ def _take_over(
     of the site's URL, weighed against the run's (jobs.treesiteurl). ``site``: the folder, and
     whether the run is dry (why, diff: it replaces nothing, so says nothing of replacing)."""
     site_dir, dry = site
-    lost = missing_state_warning(dating.store.where) if dating and dating.lost else None
+    lost = missing_state_warning(dating.store.where, dry=dry) if dating and dating.lost else None
     first = not dating or dating.first_run
     files = files_of(sink)
+    if found is not None and found.generator is not None and not dry:
+        project = generator_project(site_dir)  # (its advice in the site's own config file)
+        if project is not None and project[0].family == found.generator.name.lower():
+            found.config = project[0].config
     take_over(files, found, report, config.base_url, first=first, lost=lost, dry=dry)
     say_site_url(config.base_url, site_dir, dating.known if dating else None, found, report)
 
