@@ -14,8 +14,8 @@ from functools import partial
 from sitemill.config.model import Config
 from sitemill.filenames.outputs import LLMS_FULL
 from sitemill.lastmod.fingerprint.versions import HTML_SUFFIXES
-from sitemill.llms._sitename import site_name
-from sitemill.llms._text import real_description
+from sitemill.llms._sitename import common_title_part, own_title, site_name
+from sitemill.llms._text import one_line, real_description
 from sitemill.llms._twins import twin_bytes, twin_name
 from sitemill.llms.conversion import ListedPage, PageMarkdown, site_markdowns
 from sitemill.llms.page import LlmsPage, LlmsSite
@@ -43,8 +43,9 @@ def markdown_files(
     (``workers``: one per core by default), the same bytes as in one."""
     if page_bytes is None:
         return {}
+    shared = common_title_part([title for page in pages if (title := one_line(page.title))])
     listed: list[ListedPage] = [
-        (page, partial(_read, page_bytes, key))
+        (_own_titled(page, shared), partial(_read, page_bytes, key))
         for page, key in zip(pages, keys, strict=True)
         if key is not None and key.lower().endswith(HTML_SUFFIXES)
     ]
@@ -87,6 +88,15 @@ def _twins(
         if name is not None and is_llms_file(name):
             files[name] = twin_bytes(page)
         yield page
+
+
+def _own_titled(page: LlmsPage, shared: str) -> LlmsPage:
+    """``page`` titled as its block's and twin's H1 say it: its <title> less the part most of
+    the site's titles share (the site's name: "Installation — Python-Markdown 3.10.3
+    documentation" -> "Installation"), as llms.txt links it."""
+    title = one_line(page.title)
+    own = own_title(title, shared)
+    return page if own == title else replace(page, title=own)
 
 
 def _read(page_bytes: _PageBytes, key: str) -> bytes:
