@@ -119,3 +119,12 @@ def test_llms_full_and_twins_head_each_page_without_the_sites_name(tmp_path: Pat
     assert f"# [Go]({BASE}posts/go/)\n\n## Go\n\nGo is a language.\n" in full
     assert "| Blog" not in full
     assert (site / "posts/go/index.html.md").read_text().startswith("# Go\n")
+
+
+def test_a_page_titled_with_the_sites_name_alone_is_headed_by_its_last_name(
+    tmp_path: Path,
+) -> None:
+    pages = {**BLOG, "tags/rust/index.html": BLOG["index.html"].replace("Home | Blog", "Blog")}
+    site = write_site(tmp_path / "site", pages)
+    _build(site, "--llms-full")
+    assert f"# [Rust]({BASE}tags/rust/)\n" in (site / "llms-full.txt").read_text()
