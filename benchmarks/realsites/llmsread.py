@@ -260,7 +260,7 @@ LISTING_URL = re.compile(
     r"/(?:tags?|categor(?:y|ies)|series|archives?|search)(?:/|\.html?$|$)|/page-?/?[0-9]+/?$"
 )
 DATE_LINE = re.compile(
-    r"^(?:\d{4}-\d\d-\d\d|[A-Z][a-z]+ \d{1,2}, \d{4})(?: *[-·|] *.*)?$"
+    r"^(?:\d{4}-\d\d-\d\d|[A-Z][a-z]+ \d{1,2}, \d{4})(?:[ \t\u00a0]*[-·|][ \t\u00a0]*.*)?$"
     r"|^ *- \d+ (?:minutes read|words)$",
     re.MULTILINE,
 )
