@@ -15,32 +15,22 @@ from conftest import write_site
 from sitemill.llms._listings import is_listing, without_listings
 from sitemill.llms.page import LlmsPage
 
-
-@pytest.mark.parametrize(
-    ("path", "listing"),
-    [
-        ("tags/", True),
-        ("tags/rust/", True),
-        ("blog/tags/rust/", True),  # Docusaurus' blog
-        ("blog/category/news/", True),  # MkDocs Material's blog
-        ("categories/index.html", True),
-        ("archives.html", True),  # Pelican, Sphinx-style file names
-        ("blog/archive/2024/", True),
-        ("search.html", True),
-        ("series/go/", True),
-        ("page/2/", True),  # Hugo's pagination
-        ("posts/page/13/", True),
-        ("page2/", True),  # Jekyll's paginate_path
-        ("posts/", False),  # (alone: nothing says it pages anything)
-        ("posts/tagging-in-git/", False),
-        ("docs/page-layout/", False),
-        ("guide/pages/", False),
-        ("page/about/", False),
-        ("", False),
-    ],
+# Listings by their URL's marks, each generator's (and pages they must not take).
+LISTINGS = (
+    "tags/ tags/rust/ blog/tags/rust/ blog/category/news/ categories/index.html archives.html "
+    "blog/archive/2024/ search.html series/go/ page/2/ posts/page/13/ page2/"
 )
-def test_a_listing_by_its_urls_marks(path: str, listing: bool) -> None:
-    assert is_listing(path) is listing
+PAGES = "posts/ posts/tagging-in-git/ docs/page-layout/ guide/pages/ page/about/"
+
+
+@pytest.mark.parametrize("path", LISTINGS.split())
+def test_a_listing_by_its_urls_marks(path: str) -> None:
+    assert is_listing(path)
+
+
+@pytest.mark.parametrize("path", ["", *PAGES.split()])
+def test_a_page_is_no_listing(path: str) -> None:
+    assert not is_listing(path)  # ("posts/" alone: nothing says it pages anything)
 
 
 def test_the_first_page_of_a_paginated_list_is_one_the_home_page_never() -> None:
@@ -56,20 +46,21 @@ def test_a_site_of_listings_alone_keeps_them() -> None:
     assert without_listings(pages, BASE) == (pages, 0)
 
 
-def _page(title: str, body: str) -> str:
-    return (
-        f"<!doctype html><html lang='en'><head><title>{title} | Blog</title></head>"
-        f"<body><main><h1>{title}</h1>{body}</main></body></html>"
-    )
-
-
+PAGE = (
+    "<!doctype html><html lang='en'><head><title>{0} | Blog</title></head>"
+    "<body><main><h1>{0}</h1>{1}</main></body></html>"
+)
+TEASER = "<article><h2><a href='/posts/go/'>Go</a></h2></article>"
 BLOG = {
-    "index.html": _page("Home", "<p>Welcome.</p>"),
-    "posts/index.html": _page("Posts", "<article><h2><a href='/posts/go/'>Go</a></h2></article>"),
-    "posts/page/2/index.html": _page("Posts", "<article><h2><a href='/posts/go/'>Go</a></h2>"),
-    "posts/go/index.html": _page("Go", "<p>Go is a language.</p>"),
-    "tags/index.html": _page("Tags", "<ul><li><a href='/tags/go/'>go</a></li></ul>"),
-    "tags/go/index.html": _page("Go", "<article><h2><a href='/posts/go/'>Go</a></h2></article>"),
+    path: PAGE.format(title, body)
+    for path, title, body in (
+        ("index.html", "Home", "<p>Welcome.</p>"),
+        ("posts/index.html", "Posts", TEASER),
+        ("posts/page/2/index.html", "Posts", TEASER),
+        ("posts/go/index.html", "Go", "<p>Go is a language.</p>"),
+        ("tags/index.html", "Tags", "<ul><li><a href='/tags/go/'>go</a></li></ul>"),
+        ("tags/go/index.html", "Go", TEASER),
+    )
 }
 
 
