@@ -35,6 +35,8 @@ import re
 from typing import Final
 from urllib.parse import quote
 
+from sitemill.html.title import ELLIPSIS
+
 _WHITE: Final = re.compile(r"\s+")
 # Characters no reader sees, removed from page text: C0 controls but white space, DEL, C1
 # controls, the Arabic letter mark, LRM/RLM, the bidi embeddings and overrides (U+202A-U+202E)
@@ -72,7 +74,6 @@ _URL_SAFE: Final = "!#$%&'*+,/:;=?@[]~"
 DESCRIPTION_CHARS: Final = 200
 _SENTENCE_END: Final = re.compile(r"[.!?\u2026](?=\s)|[\u3002\uff01\uff1f]")
 _SHORTEST_CUT: Final = 40  # (a cut shorter than this says too little: the words that fit)
-ELLIPSIS: Final = "\u2026"
 NO_DESCRIPTION: Final = "None"  # what MkDocs writes in a page's description when it has none
 
 
