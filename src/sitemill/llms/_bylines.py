@@ -21,7 +21,7 @@ from typing import Final
 from bs4 import Tag
 from bs4.element import NavigableString
 
-from sitemill.llms._treewalk import drop_each, short_text, tags_of
+from sitemill.llms._treewalk import short_text, tags_of
 
 DATELINE_STRINGS: Final = 12
 DATELINE_CHARS: Final = 160
@@ -52,20 +52,20 @@ _SKIP: Final = re.compile(r"skip\b", re.IGNORECASE)
 
 def drop_datelines(part: Tag) -> None:
     """Leaves out ``part``'s dateline and the byline pieces beside it (see above)."""
-    seen = 0
-    for node in list(part.descendants):
+    seen, line = 0, None
+    for node in part.descendants:  # (the first texts only: no walk of the whole part)
         if not isinstance(node, NavigableString) or not node.strip():
             continue
         seen += 1
         if seen > DATELINE_STRINGS:
             return
-        if _DATE.match(node.strip()) is None or _in_block(node, part):
-            continue
-        line = _dateline(node, part)
-        if line is not None:
-            pieces = [line, *_pieces_after(line)]
-            drop_each(pieces, lambda _: True)
-            return
+        if _DATE.match(node.strip()) is not None and not _in_block(node, part):
+            line = _dateline(node, part)
+            if line is not None:
+                break
+    if line is not None:
+        for element in [line, *_pieces_after(line)]:
+            element.decompose()
 
 
 def _in_block(text: NavigableString, part: Tag) -> bool:
@@ -120,8 +120,12 @@ def drop_contents(root: Tag) -> None:
             inside.update(id(node) for node in tag.descendants)
     blocks = [_with_label(found, root) for found in lists if _is_contents(found)]
     labels = [label for block in blocks if (label := _label_before(block)) is not None]
-    gone = {id(block) for block in [*blocks, *labels]}
-    drop_each(tags_of(root), lambda element: id(element) in gone)
+    gone: set[int] = set()
+    for block in [*blocks, *labels]:  # (one may hold another: a label climbed to both)
+        if id(block) not in gone:
+            gone.add(id(block))
+            gone.update(id(node) for node in block.descendants)
+            block.decompose()
 
 
 def _is_contents(element: Tag) -> bool:
