@@ -415,3 +415,12 @@ def test_a_description_is_cut_where_a_sentence_ends(description: str, said: str)
     text = write([LlmsPage(BASE + "a/", "A", description)])
     assert f"- [A](https://example.org/a/): {said}" in text.splitlines()
     assert len(said) <= 200
+
+
+def test_a_title_whose_own_part_ends_in_a_separator_still_loses_the_sites_part() -> None:
+    # archcraft's French tag pages (Docusaurus): "Un article tagués avec « gtk » | Archcraft"
+    assert own_title("Un article tagués avec « gtk » | Archcraft", "Archcraft") == (
+        "Un article tagués avec « gtk »"
+    )
+    assert own_title("Archcraft | « x » y", "Archcraft") == "« x » y"
+    assert own_title("Archcraft2 | x", "Archcraft") == "Archcraft2 | x"
