@@ -15,9 +15,11 @@ from urllib.parse import unquote, urlsplit
 from sitemill.config.model import Config
 from sitemill.filenames.outputs import LLMS_FULL, twin_url
 from sitemill.lastmod.fingerprint.versions import HTML_SUFFIXES
+from sitemill.llms._files import path_name
 from sitemill.llms._markdown import headings_down
 from sitemill.llms._ownership import SITEMILL_MARK
-from sitemill.llms._sitename import site_name
+from sitemill.llms._paths import is_home
+from sitemill.llms._sitename import common_title_part, own_title, site_name
 from sitemill.llms._text import heading_text, one_line, real_description
 from sitemill.llms.conversion import ListedPage, PageMarkdown, site_markdowns
 from sitemill.llms.page import LlmsPage, LlmsSite
@@ -45,8 +47,9 @@ def markdown_files(
     (``workers``: one per core by default), the same bytes as in one."""
     if page_bytes is None:
         return {}
+    shared = common_title_part([title for page in pages if (title := one_line(page.title))])
     listed: list[ListedPage] = [
-        (page, partial(_read, page_bytes, key))
+        (_own_titled(page, shared, site.base_url), partial(_read, page_bytes, key))
         for page, key in zip(pages, keys, strict=True)
         if key is not None and key.lower().endswith(HTML_SUFFIXES)
     ]
@@ -89,6 +92,18 @@ def _twins(
         if name is not None and is_llms_file(name):
             files[name] = twin_bytes(page)
         yield page
+
+
+def _own_titled(page: LlmsPage, shared: str, base_url: str) -> LlmsPage:
+    """``page`` titled as its block's and twin's H1 say it: its <title> less the part most of
+    the site's titles share (the site's name: "Installation — Python-Markdown 3.10.3
+    documentation" -> "Installation"), and one titled with that part alone by its URL's last
+    name (a tag page: "Rust"), as llms.txt links it (llms.files)."""
+    title = one_line(page.title)
+    own = own_title(title, shared)
+    if own and own == shared and not is_home(page.url, base_url):
+        own = path_name(page.url, base_url) or own
+    return page if own == title else replace(page, title=own)
 
 
 def _read(page_bytes: _PageBytes, key: str) -> bytes:
