@@ -9,19 +9,13 @@ import os
 from pathlib import Path
 
 import pytest
-from test_action import (  # noqa: F401 (no_network: a fixture)
-    Project,
-    action_env,
-    make_project,
-    no_network,
-    page,
-    run_action,
-    subjects,
-)
+import test_action
+from test_action import Project, action_env, make_project, page, run_action, subjects
 
 from gitutil import commit, git
 from sitemill.github.action import run_github_action
 
+no_network = test_action.no_network  # (a fixture: no proxy of the developer's for urllib)
 pytestmark = pytest.mark.usefixtures("no_network")
 
 LIVE = "https://docs.example.org/"
