@@ -50,18 +50,18 @@ def one_line_message(text: str) -> str:
     return " ".join(text.split()) if "\n" in text else text
 
 
-class Terminated(KeyboardInterrupt):
+class _Terminated(KeyboardInterrupt):
     """SIGTERM (a cancelled CI job, `timeout`, `kill`): the run unwinds as on Ctrl-C (the pools
     end their workers and wait for nothing: workers.workpool, workers.threadpool)."""
 
 
 @contextmanager
 def terminated_as_interrupt() -> Iterator[None]:
-    """SIGTERM raises Terminated in the main thread while the block runs, unless this process
-    was started with it ignored."""
+    """SIGTERM raises a KeyboardInterrupt of its own in the main thread while the block runs
+    (exit_interrupted tells it apart), unless this process was started with it ignored."""
 
     def terminate(_signum: int, _frame: FrameType | None) -> None:
-        raise Terminated
+        raise _Terminated
 
     if signal.getsignal(signal.SIGTERM) == signal.SIG_IGN:
         yield
@@ -73,9 +73,9 @@ def terminated_as_interrupt() -> Iterator[None]:
         signal.signal(signal.SIGTERM, old)
 
 
-def exit_interrupted(terminated: bool = False) -> int:
-    """Ctrl-C, or SIGTERM (``terminated``): say so, and exit at once, 130 (SIGTERM: by that
-    signal, as a killed process ends). The pools wait for no work under way
+def exit_interrupted(interruption: KeyboardInterrupt) -> int:
+    """Ctrl-C, or SIGTERM (terminated_as_interrupt): say so, and exit at once, 130 (SIGTERM: by
+    that signal, as a killed process ends). The pools wait for no work under way
     (workers.threadpool, workers.workpool), but a thread may still run it (git log over a long
     history): the interpreter would wait for it at exit, so the process ends here instead,
     after ending the git commands, the workers, the fork server and the resource tracker,
@@ -87,6 +87,7 @@ def exit_interrupted(terminated: bool = False) -> int:
         signal.signal(number, signal.SIG_IGN)
     end_running()
     stop_workers_now()
+    terminated = isinstance(interruption, _Terminated)
     what = "terminated" if terminated else "interrupted"
     sys.stderr.write(f"sitemill: {what}; nothing half-written was published\n")
     if terminated or threading.active_count() > 1:

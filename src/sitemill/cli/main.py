@@ -20,7 +20,6 @@ from sitemill.cli._usage import (
     EXIT_INVALID,
     EXIT_USAGE,
     Parser,
-    Terminated,
     add_command,
     bucket_name,
     check_out_dir,
@@ -229,7 +228,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         usage = isinstance(exc, ConfigError | UsageError | MissingExtraError)
         return EXIT_USAGE if usage else EXIT_INVALID
     except KeyboardInterrupt as exc:
-        return exit_interrupted(terminated=isinstance(exc, Terminated))
+        return exit_interrupted(exc)
     except BrokenPipeError:  # (`sitemill build | head`: the reader left; no traceback)
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # (for the last flush)
         return 1

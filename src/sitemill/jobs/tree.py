@@ -103,23 +103,20 @@ def build_tree(
     users = _user_sitemaps(config, sink, found, dating, (site_dir, warnings))
     remember = _remembering(config, users)
     known = dating.known if dating is not None else None
-    state_base = None if known is None else known.base_url
-    says = tree_site_urls(site_dir, state_base, config.base_url, found)  # (before any write)
+    says = _site_says(config, site_dir, known, found)  # (before anything is written)
     with ExitStack() as stack:  # (the workers, while the pipeline takes what they read)
-        declare = dating is not None and (dating.first_run or dating.known.outdated)
-        reading = TreeReading(config, site_dir, files, robots, declare)
-        dating_mode, git_dates, newest, reads = read_pages_and_history(
+        reading = TreeReading(config, site_dir, files, robots, _declares(dating))
+        mode, git_dates, newest, reads = read_pages_and_history(
             reading, warnings, known, remember, stack, progress
         )
-        precision = config.lastmod_precision
-        plan = TreeDating(dating_mode, precision, git_dates, newest, watch=asked.watch)
-        plan.remember = remember
-        dates = tree_child_dates(config, dating, dating_mode, (site_dir, sink), plan.run_time)
+        plan = TreeDating(mode, config.lastmod_precision, git_dates, newest, remember=remember)
+        plan.watch = asked.watch
+        dates = tree_child_dates(config, dating, mode, (site_dir, sink), plan.run_time)
         if dating is not None:
             looked_at = (file for file in files if reads_candidate(config, robots, file.path))
             plan.start(dating.known, dating.first_run, reads, looked_at, replaced, dating.source)
         site = SiteInputs(
-            robots=robots, lastmod=dating_mode, warnings=warnings, progress=progress,
+            robots=robots, lastmod=mode, warnings=warnings, progress=progress,
             read_facts=lambda path: reads.facts.get(path, ORDINARY_PAGE),
             robots_source=robots_data,  # the same file when the output folder is the site
             remembered=() if known is None else known.outputs, recorded=_digests(known),
@@ -132,13 +129,27 @@ def build_tree(
             site_url_check=_with(asked.site_url_check, says),
         )  # fmt: skip
         report = build_from_pages(config, plan.pages(reads.follow(files)), sink, site)
-    _take_over(config, sink, found, report, dating, dry=asked.dry)
-    say_site_url(config.base_url, says, report)
+    _take_over(config, sink, found, report, dating, (says, asked.dry))
     if dating is not None:
         plan.remember.robots_sitemaps = users.robots_kept()
         config = keep_style(config, report.url_style, plan.remember)
         _keep_state(config, dating, plan, report, (site_dir, output_dir or site_dir), asked, dates)
     return report
+
+
+def _declares(dating: TreeStart | None) -> bool:
+    """Whether the pages' declared dates are read (TreeReading): on a first run, and after a
+    state of a fingerprint version this sitemill no longer computes (State.outdated)."""
+    return dating is not None and (dating.first_run or dating.known.outdated)
+
+
+def _site_says(
+    config: Config, site_dir: Path, known: State | None, found: Takeover | None
+) -> list[Declared]:
+    """What the folder, its repository, the state the run starts from (``known``) and the
+    sitemap it replaces (``found``) say of the site's URL (jobs.treesiteurl)."""
+    state_base = None if known is None else known.base_url
+    return tree_site_urls(site_dir, state_base, config.base_url, found)
 
 
 def _with(
@@ -302,15 +313,17 @@ def _take_over(
     found: Takeover | None,
     report: Report,
     dating: TreeStart | None,
-    *,
-    dry: bool,
+    site: tuple[list[Declared], bool],
 ) -> None:
-    """The generator's sitemap ``found`` replaced, unless the run is ``dry`` (why, diff: it
-    replaces nothing, so says nothing of replacing)."""
+    """The generator's sitemap ``found`` replaced; then what the site ``says`` of its URL
+    besides its pages (_site_says), weighed against the run's. ``site``: that, and whether the
+    run is dry (why, diff: it replaces nothing, so says nothing of replacing)."""
+    says, dry = site
     lost = missing_state_warning(dating.store.where) if dating and dating.lost else None
     first = not dating or dating.first_run
     files = files_of(sink)
     take_over(files, found, report, config.base_url, first=first, lost=lost, dry=dry)
+    say_site_url(config.base_url, says, report)
 
 
 def outputs_prefix(site_dir: Path, output_dir: Path | None) -> str | None:
