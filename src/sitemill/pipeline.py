@@ -17,7 +17,15 @@ from sitemill.listing.stubs import WebsiteRedirect
 from sitemill.outputs import Output, OutputFeature, OutputRun, PageReading
 from sitemill.progress import PAGES, Ticker
 from sitemill.protocol import MAX_URL_LENGTH
-from sitemill.report import OnSkip, Progress, Report, Tally, WriteResult, file_progress
+from sitemill.report import (
+    Declared,
+    OnSkip,
+    Progress,
+    Report,
+    Tally,
+    WriteResult,
+    file_progress,
+)
 from sitemill.robots.rules import RobotsRules
 from sitemill.rules import (
     NO_PAGE_NAME,
@@ -65,6 +73,9 @@ class SiteInputs:
     ``outputs``: the features written beside the sitemaps (sitemill.outputs), with ``pages``,
     how they read a listed page again, ``known`` and ``keep``, the state the last run left
     and the one this run keeps, and ``live``, where they read what is live (OutputRun).
+    ``site_url_check`` is told what the pages say of the site's URL (their canonicals and
+    og:url: listing.siteurl) once every page is read, before anything is published: what it
+    raises leaves every file as it was.
     """
 
     robots: RobotsRules | None
@@ -91,6 +102,7 @@ class SiteInputs:
     known: State | None = None
     keep: State | None = None
     live: Sink | None = None
+    site_url_check: Callable[[list[Declared]], None] | None = None
 
 
 def build_from_pages(config: Config, pages: Iterator[Page], sink: Sink, site: SiteInputs) -> Report:
@@ -121,6 +133,7 @@ def build_from_pages(config: Config, pages: Iterator[Page], sink: Sink, site: Si
             recorded=site.recorded,
             shards=site.shards, kept=site.kept, dates=site.dates, named=site.named,
             outputs=outputs, owners=file_owners(site.outputs),
+            before_publishing=_checked(site.site_url_check, checks),
         )  # fmt: skip
         report.result = write_sitemaps(entries, sink, config, setup)
     for output in outputs:
@@ -129,6 +142,13 @@ def build_from_pages(config: Config, pages: Iterator[Page], sink: Sink, site: Si
     if site.on_stubs is not None:
         site.on_stubs(checks.stub_ends())
     return report
+
+
+def _checked(
+    check: Callable[[list[Declared]], None] | None, checks: PageChecks
+) -> Callable[[], None] | None:
+    """``check`` told the pages' word on the site's URL, once every page was seen."""
+    return None if check is None else lambda: check(checks.declared_urls())
 
 
 def _started(config: Config, sink: Sink, site: SiteInputs) -> list[Output]:

@@ -148,6 +148,33 @@ def run_action(
     ``inherited`` are further variables of the runner's environment.
     """
     step = action_run_step()
+    env = action_env(workspace, inputs, inherited)
+    done = subprocess.run(
+        ["bash", "-c", step["run"]],
+        cwd=cwd or workspace,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    output, summary = Path(env["GITHUB_OUTPUT"]), Path(env["GITHUB_STEP_SUMMARY"])
+    return Run(
+        done.returncode,
+        done.stdout,
+        done.stderr,
+        parse_outputs(output.read_text(encoding="utf-8") if output.exists() else ""),
+        summary.read_text(encoding="utf-8") if summary.exists() else "",
+    )
+
+
+def action_env(
+    workspace: Path, inputs: dict[str, str], inherited: dict[str, str] | None = None
+) -> dict[str, str]:
+    """The `run` step's environment as the runner makes it: its env: evaluated with these
+    inputs, over the runner's own variables (and ``inherited``); the output and summary files
+    numbered after those already there."""
+    step = action_run_step()
     unknown = set(inputs) - set(step["defaults"])
     assert not unknown, f"not inputs of action.yml: {unknown}"
     values: dict[str, str] = {**step["defaults"], **inputs}
@@ -170,22 +197,7 @@ def run_action(
         GITHUB_OUTPUT=str(output),
         GITHUB_STEP_SUMMARY=str(summary),
     )
-    done = subprocess.run(
-        ["bash", "-c", step["run"]],
-        cwd=cwd or workspace,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-    return Run(
-        done.returncode,
-        done.stdout,
-        done.stderr,
-        parse_outputs(output.read_text(encoding="utf-8") if output.exists() else ""),
-        summary.read_text(encoding="utf-8") if summary.exists() else "",
-    )
+    return env
 
 
 def action_python(scratch: Path) -> str:

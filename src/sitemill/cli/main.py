@@ -32,6 +32,7 @@ from sitemill.cli._usage import (
     require_s3_extra,
     s3_client,
     say,
+    terminated_as_interrupt,
 )
 from sitemill.cli._why import add_why_command, run_why_command
 from sitemill.errors import ConfigError, MissingExtraError, SitemillError, SourceError, UsageError
@@ -227,14 +228,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     handler.setFormatter(_Shown())
     logging.basicConfig(level=logging.ERROR if args.quiet else logging.WARNING, handlers=[handler])
     try:
-        return _COMMANDS[args.command](args, dict(os.environ))
+        with terminated_as_interrupt():
+            return _COMMANDS[args.command](args, dict(os.environ))
     except SitemillError as exc:
         say(sys.stderr, f"sitemill: error: {one_line_message(str(exc))}")
         # A wrong command line or configuration is a usage error; the rest is invalid input.
         usage = isinstance(exc, ConfigError | UsageError | MissingExtraError)
         return EXIT_USAGE if usage else EXIT_INVALID
-    except KeyboardInterrupt:
-        return exit_interrupted()
+    except KeyboardInterrupt as exc:
+        return exit_interrupted(exc)
     except BrokenPipeError:  # (`sitemill build | head`: the reader left; no traceback)
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # (for the last flush)
         return 1

@@ -27,7 +27,6 @@ from sitemill.lastmod.sourcefiles.repoview import RepoView
 from sitemill.listing.siteurl import declared_base, site_url_warning
 from sitemill.report import Declared, Report
 from sitemill.safefs import Root
-from sitemill.state.model import State
 from sitemill.urls import encode_path
 from sitemill.writing.sitemapfile import (
     HEAD_BYTES,
@@ -49,14 +48,12 @@ _PROJECT_MARKS: Final = ("content", "layouts", "archetypes", "themes", "package.
 log = logging.getLogger(__name__)
 
 
-def say_site_url(
-    base_url: str, site_dir: Path, known: State | None, replaced: Takeover | None, report: Report
-) -> None:
-    """Add to ``report`` what the folder, its repository, the state the run started from
-    (``known``) and the sitemap it ``replaced`` say of the site's URL, and the one warning
-    when that contradicts ``base_url`` (the Action fails on it: github.mismatch)."""
-    state_base = None if known is None else known.base_url
-    report.site_urls.extend(tree_site_urls(site_dir, state_base, base_url, replaced))
+def say_site_url(base_url: str, says: list[Declared], report: Report) -> None:
+    """Add to ``report`` what the folder, its repository, the state the run started from and
+    the sitemap it replaced say of the site's URL (``says``: tree_site_urls), after what its
+    pages said, and the one warning when that contradicts ``base_url`` (the Action refuses
+    it before anything is written: github.mismatch)."""
+    report.site_urls.extend(says)
     for message in site_url_warning(base_url, report.site_urls, report.warnings):
         log.warning("%s", message)
         report.warnings.append(message)

@@ -70,7 +70,8 @@ class WriteSetup:
     those: writing.ownbytes, which asks the ``owners``: the features of the run's list that
     answer for their files). ``outputs``: the run's started outputs (sitemill.outputs);
     those that go up with the sitemaps (PublishedOutput) render before anything is published and
-    publish after the index."""
+    publish after the index. ``before_publishing`` is told once every entry is rendered, before
+    the first file goes to the sink: what it raises leaves every file as it was."""
 
     on_file: Callable[[str, int], None] | None = None
     robots_source: bytes | None = None
@@ -85,6 +86,7 @@ class WriteSetup:
     recorded: Mapping[str, str] = field(default_factory=dict)
     outputs: Sequence[object] = ()
     owners: Sequence[OwnFiles] = ()
+    before_publishing: Callable[[], None] | None = None
 
 
 _NO_SETUP: Final = WriteSetup()
@@ -114,13 +116,18 @@ def write_sitemaps(
         digests=setup.digests, named=setup.named,
     )  # fmt: skip
     remembered = setup.remembered
-    publisher_for = partial(
-        Publisher, sink, content_type, partial(_record, result),
-        StateClaims(remembered, setup.recorded, setup.owners, config.base_url),
-        setup.staging, out.locs,
-        groups=known_groups(group_names(config.groups), remembered),
-        configured=group_names(config.groups),
-    )  # fmt: skip
+
+    def publisher_for() -> Publisher:  # (called once, when the first file is to go up)
+        if setup.before_publishing is not None:
+            setup.before_publishing()
+        return Publisher(
+            sink, content_type, partial(_record, result),
+            StateClaims(remembered, setup.recorded, setup.owners, config.base_url),
+            setup.staging, out.locs,
+            groups=known_groups(group_names(config.groups), remembered),
+            configured=group_names(config.groups),
+        )  # fmt: skip
+
     children, max_per_index = _children(entries, setup.shards, render, out, publisher_for)
     if children is not None:
         _publish_children(children, out, setup.on_file, publisher_for, max_per_index, setup.dates)
