@@ -148,6 +148,23 @@ def test_a_folder_above_says_where_a_sub_folder_is_served(
 
 
 @pytest.mark.parametrize(
+    ("files", "source"),
+    [
+        ({"mkdocs.yml": f"site_url: {LIVE}docs/\nsite_dir: public\n"}, "mkdocs.yml of mkdocs"),
+        ({"hugo.toml": f'baseURL = "{LIVE}docs"\n', "content/a.md": "a"}, "hugo.toml of hugo"),
+    ],
+)
+def test_the_generator_config_names_a_sub_folder_of_its_output(
+    tmp_path: Path, files: dict[str, str], source: str
+) -> None:
+    """issue 82: ``path: public/2019`` of a site built into public/ is served below the
+    configured URL, not at it."""
+    folder = repository(tmp_path, files) / "2019 年"
+    folder.mkdir()
+    assert tree_site_urls(folder, None, LIVE) == [strong(f"{LIVE}docs/2019%20%E5%B9%B4/", source)]
+
+
+@pytest.mark.parametrize(
     ("state", "run", "counted"),
     [
         (LIVE, RUN, True),  # https to http: a mistake

@@ -21,7 +21,7 @@ from sitemill.errors import RefusedError
 from sitemill.filenames.outputs import ENTRY_XML
 from sitemill.git.trust import find_top
 from sitemill.lastmod.sourcefiles.conventions.base import Project, Tree
-from sitemill.lastmod.sourcefiles.outputfolder import builds_into, config_option
+from sitemill.lastmod.sourcefiles.outputfolder import builds_into, config_option, output_folder
 from sitemill.lastmod.sourcefiles.project import CONFIG_FILES, find_project
 from sitemill.lastmod.sourcefiles.repoview import RepoView
 from sitemill.listing.siteurl import declared_base, site_url_warning
@@ -186,7 +186,9 @@ def generator_project(site_dir: Path) -> tuple[Project, Tree] | None:
 
 def _configured(site_dir: Path) -> Declared | None:
     """The site URL the config of the generator that built ``site_dir`` names: strong when
-    the config builds into this very folder, weak when into another."""
+    the config builds into this very folder, or into a folder above it (then the URL of the
+    sub-folder under it: ``public/2019/`` of a site built into ``public/``), weak when into
+    another."""
     found = generator_project(site_dir)
     if found is None:
         return None
@@ -195,8 +197,14 @@ def _configured(site_dir: Path) -> Declared | None:
     url = _site_url(project, {str(key).lower(): value for key, value in settings.items()}, tree)
     if not url:
         return None
+    source = f"{project.config} of {project.family}"
+    output = output_folder(project, tree)
+    site = posixpath.normpath(project.site_dir.strip("/") or ".")
+    if output and output != "." and site.startswith(output + "/"):  # (a sub-folder of it)
+        below = encode_path(site[len(output) + 1 :])
+        return declared_base(f"{url.rstrip('/')}/{below}/", source, strong=True)
     builds_here = builds_into(project, tree)  # (the folder rung 2 takes sources for)
-    return declared_base(url, f"{project.config} of {project.family}", strong=builds_here)
+    return declared_base(url, source, strong=builds_here)
 
 
 def _site_url(project: Project, settings: dict[str, object], tree: Tree) -> str | None:
