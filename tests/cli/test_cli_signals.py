@@ -8,12 +8,8 @@ from __future__ import annotations
 
 import contextlib
 import os
-import shutil
 import signal
-import subprocess
 import sys
-from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -21,6 +17,7 @@ import pytest
 from clirun import SITEMILL
 from conftest import BASE_URL
 from gitutil import commit, make_repo
+from signalrun import Run, started
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="/proc and a fork server")
 
@@ -28,19 +25,6 @@ pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="/proc and a for
 # (workers.workpool.MIN_POOL_BYTES), in few files.
 PAGES = 400
 PAGE_LINES = 2_000
-MARK = "SIGNAL_TEST_RUN"  # (set in the run's environment: its processes inherit it)
-# git as it is, but a `git log`, its output written, says so in a file (with its process id)
-# and stays, as git log over a long history runs on while the pages are read.
-GIT_WRAPPER = """#!/bin/sh
-for arg in "$@"; do
-  if [ "$arg" = log ]; then
-    "$REAL_GIT" "$@" || exit $?
-    echo $$ > "$LOGGED.next" && mv "$LOGGED.next" "$LOGGED"
-    exec sleep 600
-  fi
-done
-exec "$REAL_GIT" "$@"
-"""
 
 
 @pytest.fixture(scope="module")
@@ -58,68 +42,11 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return site
 
 
-@dataclass
-class Run:
-    process: subprocess.Popen[bytes]
-    logged: Path  # written by git log once its output is out (holding its process id)
-    mark: str
-    out: Path
-
-    def marked(self) -> list[int]:
-        """The processes whose environment holds this run's mark (a zombie's is empty)."""
-        found = []
-        for entry in Path("/proc").iterdir():
-            if entry.name.isdigit():
-                with contextlib.suppress(OSError):
-                    if f"{MARK}={self.mark}".encode() in (entry / "environ").read_bytes().split(
-                        b"\0"
-                    ):
-                        found.append(int(entry.name))
-        return found
-
-    def under_way(self) -> None:
-        """Wait until git log has written its output (a file it writes, never a sleep)."""
-        while not self.logged.exists():
-            if self.process.poll() is not None:
-                pytest.fail(f"the run ended first: {self.said()}")
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                self.process.wait(timeout=0.01)
-
-    def said(self) -> str:
-        return (self.out / "stdout").read_text() + (self.out / "stderr").read_text()
-
-
-@contextlib.contextmanager
-def build(site: Path, tmp_path: Path) -> Iterator[Run]:
+def build(site: Path, tmp_path: Path) -> contextlib.AbstractContextManager[Run]:
     """`sitemill build` of ``site`` in a process group of its own, its git the wrapper."""
-    folder = tmp_path / "bin"
-    folder.mkdir()
-    (folder / "git").write_text(GIT_WRAPPER)
-    (folder / "git").chmod(0o755)
-    out = tmp_path / "said"
-    out.mkdir()
     env = {name: value for name, value in os.environ.items() if not name.startswith("SITEMILL_")}
-    real_git = shutil.which("git")
-    assert real_git is not None
-    env.update(
-        PATH=f"{folder}{os.pathsep}{env['PATH']}",
-        REAL_GIT=real_git,
-        LOGGED=str(tmp_path / "logged"),
-        **{MARK: str(tmp_path)},
-    )
     argv = [SITEMILL, "build", str(site), "--base-url", BASE_URL, "--out", str(tmp_path / "o")]
-    with (out / "stdout").open("wb") as stdout, (out / "stderr").open("wb") as stderr:
-        process = subprocess.Popen(
-            argv, env=env, stdout=stdout, stderr=stderr, start_new_session=True
-        )
-    run = Run(process, tmp_path / "logged", str(tmp_path), out)
-    try:
-        yield run
-    finally:
-        for pid in run.marked():  # (a failed test leaves nothing running either)
-            with contextlib.suppress(OSError):
-                os.kill(pid, signal.SIGKILL)
-        process.wait()
+    return started(argv, tmp_path, env)
 
 
 @pytest.mark.parametrize(
