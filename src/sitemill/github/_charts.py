@@ -28,12 +28,13 @@ def dates_chart(months: Mapping[str, int]) -> list[str]:
         apart.append(f"{year_only:,} with a year only")
     if apart:
         title += f" ({', '.join(apart)})"
+    labels = [f'"{label}"' for label, _ in bars]  # (digits and a dash: nothing to escape)
     return [
         "",
         "```mermaid",
         "xychart-beta",
         f'    title "{title}"',
-        f"    x-axis [{', '.join(f'{chr(34)}{label}{chr(34)}' for label, _ in bars)}]",
+        f"    x-axis [{', '.join(labels)}]",
         '    y-axis "pages"',
         f"    bar [{', '.join(str(count) for _, count in bars)}]",
         "```",

@@ -24,7 +24,7 @@ from sitemill.jobs._treehistory import TreeReading, read_pages_and_history
 from sitemill.jobs._treerobots import tree_robots
 from sitemill.jobs._treesiteurl import generator_project, say_site_url, tree_site_urls
 from sitemill.jobs._treestart import TreeStart, start_dating, tree_child_dates
-from sitemill.jobs.removedpages import record_removed, removed_needs, removed_warnings
+from sitemill.jobs.removedpages import record_removed, removed_warnings
 from sitemill.jobs.siteredirects import TreeRemoved
 from sitemill.jobs.treedating import PageWatch, TreeDating
 from sitemill.lastmod.fingerprint.digest import file_url
@@ -256,11 +256,11 @@ def _keep_state(
         lookup = TreeRemoved(folders[0], config.base_url)
         diff = record_removed(config, dating.known, remember, config.url_style, lookup)
         if not asked.dry:  # (a dry run deploys nothing: why, diff)
-            messages = removed_warnings(diff.removed, config.base_url, lookup.served)
+            messages, needs = removed_warnings(diff.removed, config.base_url, lookup.served)
             for message in messages:
                 log.warning("%s", message)
                 report.warnings.append(message)
-            report.needs.update(removed_needs(diff.removed, lookup.served))
+            report.needs.update(needs)
             report.needs_warnings += len(messages)
     report.indexnow = record(
         config,
