@@ -129,3 +129,22 @@ def test_a_refused_first_run_with_every_output_writes_nothing(tmp_path: Path) ->
     assert run.returncode == 0, run.stdout + run.stderr
     written = {"sitemap.xml", "sitemap-1.xml", "sitemap.html", "llms.txt", "robots.txt"}
     assert written <= {path.name for path in (project.workspace / "public").iterdir()}
+
+
+def test_a_refused_run_creates_no_output_folder(tmp_path: Path) -> None:
+    """An output-dir that does not exist yet is not made for a run that is refused: the work
+    tree after the refusal is the one before it, folders included; meant, the run makes it."""
+    project = project_with(tmp_path, {"public/CNAME": "docs.example.org\n"})
+    before = stamps(project.workspace)
+    inputs = {"base-url": STAGING, "path": "public", "output-dir": "out/sitemaps"}
+    run = run_action(project.workspace, inputs)
+    assert run.returncode == 1, run.stdout + run.stderr
+    (error,) = run.lines("::error")
+    assert error.startswith(f"::error title=sitemill::base-url: {STAGING} ") and "(CNAME)" in error
+    assert stamps(project.workspace) == before
+    assert not (project.workspace / "out").exists()
+    assert subjects(project.remote) == BEFORE
+    run = run_action(project.workspace, {**inputs, "allow-base-url-mismatch": "true"})
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert (project.workspace / "out/sitemaps/sitemap.xml").is_file()
+    assert subjects(project.remote) == ["Update sitemap", *BEFORE]

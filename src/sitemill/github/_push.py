@@ -7,7 +7,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
-from sitemill.errors import GitError, SinkError
+from sitemill.errors import GitError
 from sitemill.github._repo import Repo
 from sitemill.github.settings import Settings
 from sitemill.messages import redact
@@ -90,10 +90,8 @@ def commit_outputs(
     if not settings.commit:
         produce()
         return Committed(None, "commit is false")
-    try:  # git needs a working directory to run in; the sink would create it anyway
-        settings.out_dir.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise SinkError(f"cannot create {settings.out_dir}: {exc.strerror or exc}") from exc
+    # git runs from the work tree's top (Repo), so an output folder not made yet is made by the
+    # sink when the first file is written: a run refused before that leaves none behind.
     repo = Repo.open(settings.out_dir, settings.committer, env)
     branch = repo.current_branch()
     if branch is None:
