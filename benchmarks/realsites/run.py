@@ -14,7 +14,11 @@ from __future__ import annotations
 
 import argparse
 import gzip
+import hashlib
+import importlib.metadata
 import json
+import os
+import pickle
 import re
 import resource
 import signal
@@ -247,6 +251,76 @@ def date_with(
     return oracle.date_pages(folder, xpath, reading, base)
 
 
+def _version(library: str) -> str:
+    try:
+        return importlib.metadata.version(library)
+    except importlib.metadata.PackageNotFoundError:
+        return "absent"
+
+
+def oracle_key(reading: str, site: dict[str, str], head: str) -> str:
+    """What one reading of one site depends on: the site's commit, where its article is and its
+    URL, the readings' own source and the libraries they parse with. Never sitemill."""
+    here = Path(__file__).parent
+    sources = [(here / name).read_bytes() for name in ("oracle.py", "textoracle.py")]
+    libraries = [_version(name) for name in ("lxml", "trafilatura")]
+    said = [reading, head, site.get("subdir", ""), site.get("article_xpath"), site["base_url"]]
+    digest = hashlib.sha256(json.dumps([said, libraries]).encode())
+    for source in sources:
+        digest.update(hashlib.sha256(source).digest())
+    return digest.hexdigest()[:32]
+
+
+def cached_dates(
+    reading: str, site: dict[str, str], checkout: Path, head: str, cache: Path | None
+) -> dict[str, oracle.OracleDate]:
+    """One reading's dates, from ``cache`` (a folder of this tool's own pickles) when an
+    earlier run read the same commit with the same readings' code, else read and kept there:
+    a reading of the oracle depends on the site alone, so it can be made while sitemill
+    changes, and a count made later runs only sitemill."""
+    xpath, base = site.get("article_xpath"), site["base_url"]
+    if cache is None:
+        return date_with(reading, checkout, xpath, base)
+    kept = cache / f"{site['name']}-{reading}-{oracle_key(reading, site, head)}.pickle"
+    if kept.exists():
+        dates: dict[str, oracle.OracleDate] = pickle.loads(kept.read_bytes())
+        return dates
+    dates = date_with(reading, checkout, xpath, base)
+    cache.mkdir(parents=True, exist_ok=True)
+    partial = kept.with_suffix(f".{os.getpid()}.part")
+    partial.write_bytes(pickle.dumps(dates, protocol=pickle.HIGHEST_PROTOCOL))
+    os.replace(partial, kept)
+    return dates
+
+
+def head_of(checkout: Path) -> str:
+    """The commit checked out."""
+    return subprocess.run(
+        ["git", "-C", str(checkout), "rev-parse", "HEAD"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+
+
+def warm_cache(
+    sites: list[dict[str, str]], data: Path, readings: tuple[str, ...], cache: Path
+) -> int:
+    """Read every site with every reading into ``cache`` and nothing else (no sitemill run, no
+    count): the slow half of a count, made ahead of it."""
+    for site in sites:
+        checkout = site_folder(site, data)
+        if not checkout.exists():
+            print(f"{site['name']}: no checkout under {data}", file=sys.stderr)
+            continue
+        for reading in readings:
+            started = time.monotonic()
+            cached_dates(reading, site, checkout, head_of(checkout), cache)
+            took = time.monotonic() - started
+            print(f"{site['name']}: {reading} read in {took:.0f} s", file=sys.stderr, flush=True)
+    return 0
+
+
 def site_folder(site: dict[str, str], data: Path) -> Path:
     """The built site's folder: the checkout, or its ``subdir`` (a site built into ``docs/`` of
     the source branch, as GitHub Pages' "main, folder docs" publishes it)."""
@@ -268,14 +342,10 @@ def measure(
     top: int = 5,
     readings: tuple[str, ...] = ("v6",),
     budget: int = 0,
+    cache: Path | None = None,
 ) -> dict[str, object]:
     checkout = site_folder(site, data)
-    head = subprocess.run(
-        ["git", "-C", str(checkout), "rev-parse", "HEAD"],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout.strip()
+    head = head_of(checkout)
     base = site["base_url"]
     with tempfile.TemporaryDirectory(prefix="sitemill-realsites-") as tmp:
         cpu_before = children_cpu()
@@ -288,7 +358,7 @@ def measure(
         started = time.monotonic()
         signal.alarm(budget)
         try:
-            by_reading[reading] = date_with(reading, checkout, site.get("article_xpath"), base)
+            by_reading[reading] = cached_dates(reading, site, checkout, head, cache)
         except OverBudget:
             print(
                 f"{site['name']}: oracle {reading} over {budget} s, not measured", file=sys.stderr
@@ -487,6 +557,7 @@ def measure_sites(
     top: int = 5,
     readings: tuple[str, ...] = ("v6",),
     budget: int = 0,
+    cache: Path | None = None,
 ) -> tuple[list[dict[str, object]], dict[str, str]]:
     """Each site measured in turn: the results, and per site not measured why. One site's
     failure (a blob the mirror lacks, the oracle over its budget, sitemill's exit) is that
@@ -498,7 +569,7 @@ def measure_sites(
             not_measured[site["name"]] = f"no checkout under {data} (run checkout.py)"
         else:
             try:
-                results.append(measure(site, data, sitemill, top, readings, budget))
+                results.append(measure(site, data, sitemill, top, readings, budget, cache))
             except Exception as error:  # (any failure of one site: reported, the run goes on)
                 signal.alarm(0)
                 not_measured[site["name"]] = failure(error, budget)
@@ -595,6 +666,17 @@ def main() -> int:
         help="seconds one reading of the oracle may take per site (0: no bound); a reading "
         "over it is not measured (its columns show -)",
     )
+    parser.add_argument(
+        "--oracle-cache",
+        type=Path,
+        help="a folder keeping each reading of a site's commit (by the readings' source): a "
+        "later run reads it back instead of reading the site again",
+    )
+    parser.add_argument(
+        "--warm-cache",
+        action="store_true",
+        help="with --oracle-cache: only read the sites into the cache (no sitemill, no count)",
+    )
     args = parser.parse_args()
     signal.signal(signal.SIGALRM, _over_budget)
     sites = [
@@ -606,8 +688,12 @@ def main() -> int:
     unknown = [reading for reading in readings if reading not in READINGS]
     if unknown:
         parser.error(f"no reading {', '.join(unknown)} (one of {', '.join(READINGS)}, or both)")
+    if args.warm_cache:
+        if args.oracle_cache is None:
+            parser.error("--warm-cache needs --oracle-cache")
+        return warm_cache(sites, args.data, readings, args.oracle_cache)
     results, not_measured = measure_sites(
-        sites, args.data, args.sitemill, args.top, readings, args.budget
+        sites, args.data, args.sitemill, args.top, readings, args.budget, args.oracle_cache
     )
     print_readings(results)
     print_table(results, args.top)

@@ -96,6 +96,42 @@ def test_run_measures_a_site_in_a_folder_of_its_branch(tmp_path: Path) -> None:
     assert results[0]["readings"]["v6"]["same"] == 1  # type: ignore[index]
 
 
+def test_a_cached_reading_is_read_back_and_a_new_commit_read_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # --oracle-cache: the readings made ahead of a count (--warm-cache) are what the count uses,
+    # the same figures; a commit the cache has not seen is read
+    repo = make_repo(tmp_path / "data" / "blog")
+    commit(repo, {"p.html": page(), "q.html": page(menu="Start")}, DAY1)
+    commit(repo, {"p.html": page(text=TEXT + " One more."), "q.html": page(menu="Go")}, DAY2)
+    site = {"name": "blog", "repo": "x/blog", "commit": "", "base_url": BASE}
+    cache, readings = tmp_path / "cache", ("v6", "text")
+    fresh, _ = run.measure_sites([site], tmp_path / "data", SITEMILL, readings=readings)
+    assert run.warm_cache([site], tmp_path / "data", readings, cache) == 0
+    assert sorted(path.name.split("-")[1] for path in cache.iterdir()) == ["text", "v6"]
+    read: list[str] = []
+    monkeypatch.setattr(run, "date_with", lambda reading, *_: read.append(reading))
+    cached, not_measured = run.measure_sites(
+        [site], tmp_path / "data", SITEMILL, readings=readings, cache=cache
+    )
+    assert not_measured == {} and read == []
+    for result in (fresh[0], cached[0]):
+        for reading in readings:
+            assert result["readings"][reading]["later"] == 0  # type: ignore[index]
+            assert result["readings"][reading]["same"] == 2  # type: ignore[index]
+        result["readings"] = {  # type: ignore[index]
+            reading: {key: value for key, value in figures.items() if key != "seconds"}
+            for reading, figures in result["readings"].items()  # type: ignore[attr-defined]
+        }
+    timing = ("sitemill_seconds", "sitemill_cpu_seconds", "oracle_seconds", "sitemill_said")
+    assert {k: v for k, v in fresh[0].items() if k not in timing} == {
+        k: v for k, v in cached[0].items() if k not in timing
+    }
+    commit(repo, {"p.html": page(text=TEXT + " And another.")}, "2024-03-01T10:00:00")
+    run.measure_sites([site], tmp_path / "data", SITEMILL, readings=("v6",), cache=cache)
+    assert read == ["v6"]  # (the new head: read again, stubbed here)
+
+
 def test_a_page_moved_into_the_site_folder_keeps_its_history(tmp_path: Path) -> None:
     # eleventy (dat-ecosystem/blog): "_site -> docs" moved every page into the folder GitHub
     # Pages serves; a reading of docs/ alone saw 76 pages added by that commit
