@@ -84,8 +84,11 @@ def test_a_state_of_version_11_keeps_every_date_then_a_recount_moves_none(tmp_pa
 
 def test_a_git_checkout_with_a_state_of_version_11_keeps_every_date(tmp_path: Path) -> None:
     # Hugo counted the words anew and Congo put its crumbs in at G2 (no word a reader sees): the
-    # history dates the page at G1. A state of version 11, whose fingerprints read both, is
-    # compared by version 11's bytes: no date moves, and the state is written anew in 12.
+    # history dates the page at G1. A state of version 11 that holds those dates, its
+    # fingerprints version 11's (which read the recount), is compared by version 11's bytes: no
+    # date moves, and the state is written anew in 12. (A state sitemill 11 wrote holds G2, its
+    # history's: the history read anew by 12 dates the page at G1, as a first run does; an
+    # upgrade walks once, docs/lastmod.md.)
     g1, g2 = "2024-01-10 09:00:00", "2024-02-20 10:00:00"
     repo, out = make_repo(tmp_path / "site"), tmp_path / "out"
     commit(repo, {"charts/index.html": post(), "other.html": OTHER_PAGE}, g1)

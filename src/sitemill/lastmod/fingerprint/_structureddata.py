@@ -42,8 +42,8 @@
 # the time it takes to work through the page: a theme's reading time) is the text's, whose change
 # the text counts (Hugo counting a page's words anew, 461 -> 460, with no word of it changed); and
 # a node inside another names the page itself also by its title alone, with no address (no
-# ``url``, ``item`` or ``@id``: Congo's last crumb ``{"name": "Charts", "position": 3}``) or by an
-# ``item`` that is a node naming it, so the crumb's ``position`` goes with it, the list's.
+# ``url``, ``item`` or ``@id``: Congo's last crumb ``{"name": "Charts", "position": 3}``), its
+# ``name`` the page's title or one of its parts: its ``position`` goes with it, the list's.
 #
 # What most pages of a site share (the WebSite and Organization nodes, the publisher's logo) is the
 # template's in a git history as any block most pages carry is: an edit of those leaves made on
@@ -104,8 +104,6 @@ _PAGE_KEYS: Final = ("url", "item", "@id")
 _TOP_PATHS: Final = ("", "@graph")
 # The keys whose values the page's own text determines (version 12: see above).
 _MEASURED_KEYS: Final = frozenset({"wordCount", "timeRequired"})
-# The keys by which a node names what it stands for in words (version 12: by the page's title).
-_NAME_KEYS: Final = ("name", "headline")
 
 
 class _TooDeep(Exception):
@@ -205,21 +203,11 @@ def _restated(value: str, key: str, page: _Page, said: Said) -> bool:
 def _names_a_page(node: dict[str, object], page: _Page, *, inside: bool) -> bool:
     """Whether a JSON-LD ``node`` stands for a page of the site other than ``page``, or (from
     version 10) for ``page`` itself ``inside`` another node: by its address, or (version 12) by
-    an ``item`` node that names it or by the page's title alone (see above)."""
+    the page's title alone (see above)."""
     itself = inside and bool(page.url)
-    later = page.version >= 12
-    addressed = False
     for name in _PAGE_KEYS:
         value = node.get(name)
-        if later and isinstance(value, dict):
-            if _names_a_page(value, page, inside=True):
-                return True
-            addressed = True
-            continue
-        if not isinstance(value, str):
-            continue
-        addressed = True
-        if name == "@id" and "#" in value:
+        if not isinstance(value, str) or (name == "@id" and "#" in value):
             continue
         found = follow(without_cache_buster(value.strip()), page.url)
         if found is None:
@@ -227,17 +215,16 @@ def _names_a_page(node: dict[str, object], page: _Page, *, inside: bool) -> bool
                 return True
         elif found.startswith("/") and not found.startswith("//"):
             return True
-    return later and inside and not addressed and _titled(node, page.said)
+    return inside and page.version >= 12 and _titled(node, page.said)
 
 
 def _titled(node: dict[str, object], said: Said | None) -> bool:
-    """Whether a ``node`` names the page by its title (version 12): one of its names is the
-    page's title or one of its parts."""
-    if said is None:
+    """Whether a ``node`` names the page by its title alone (version 12): no address of any
+    kind (_PAGE_KEYS), its ``name`` the page's title or one of its parts."""
+    name = node.get("name")
+    if said is None or not isinstance(name, str):
         return False
-    return any(
-        isinstance(node.get(name), str) and said.titles(str(node[name])) for name in _NAME_KEYS
-    )
+    return all(node.get(key) is None for key in _PAGE_KEYS) and said.titles(name)
 
 
 def _value(node: object, key: str, page: _Page) -> str | None:
