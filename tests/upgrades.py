@@ -17,6 +17,7 @@ from sitemill.lastmod.fingerprint.digest import (
     FINGERPRINT_VERSION,
     fingerprint_html,
 )
+from sitemill.protocol import Precision, lastmod_from_timestamp
 from sitemill.report import Report
 from sitemill.sinks import LocalDirSink
 
@@ -60,3 +61,30 @@ def as_version(site: Path, out: Path, version: int) -> None:
                 else "0123456789abcdef0123456789abcdef"
             )
     path.write_bytes(gzip.compress(json.dumps(document).encode(), mtime=0))
+
+
+# A page no fingerprint version reads otherwise: beside the pages an upgrade test is about.
+OTHER_PAGE = (
+    b"<!DOCTYPE html><html><head><title>Other</title></head><body><main>"
+    b"<h1>Other</h1><p>No JSON-LD.</p></main></body></html>\n"
+)
+
+
+def lastmods(out: Path) -> dict[str, str]:
+    """Each page of the sitemap built into ``out`` and its lastmod."""
+    return sitemap_lastmods((out / "sitemap.xml").read_text())
+
+
+def first_build(site: Path, out: Path, files: dict[str, bytes], when: int) -> dict[str, str]:
+    """A first run over ``files`` written each SPREAD before ``when``: the lastmods it gave
+    (the first page at ``when``, the next one SPREAD before, and so on)."""
+    write_pages(site, files, when, spread=True)
+    run(site, out)
+    found = lastmods(out)
+    assert found == {
+        name.removesuffix("index.html"): lastmod_from_timestamp(
+            when - i * SPREAD, Precision.DATETIME
+        )
+        for i, name in enumerate(files)
+    }
+    return found

@@ -347,17 +347,18 @@ def test_a_partitioned_state_of_an_outdated_version(s3: Any) -> None:
 def test_pages_the_new_version_reads_anew_keep_their_dates_from_a_previous_version_state(
     tmp_path: Path,
 ) -> None:
-    # Pages whose fingerprint version 11 computes otherwise than version 10 (issue 79: a table of
-    # contents is furniture): a state of version 10 (the previous one, computable) compares them
-    # by its algorithm and every date is kept. (Version 8 and 9, the pages of their rules here
-    # before, are no longer computable: issue 80.)
-    toc = '<ul><li><a href="#install">Install</a></li><li><a href="#use">Use</a></li></ul>'
-    steps = '<h2 id="install">Install</h2><p>Run it.</p><h2 id="use">Use</h2><p>Use it.'
+    # Pages whose fingerprint version 12 computes otherwise than version 11 (issue 79: a count of
+    # the page's words, its own crumb named by its title alone): a state of version 11 (the
+    # previous one, computable) compares them by its algorithm and every date is kept. (Version
+    # 10, whose rule's pages stood here before, is no longer computable: issue 80.)
+    count = '{"@type": "Article", "wordCount": "2"}'
+    crumb = '{"itemListElement": [{"@type": "ListItem", "name": "T", "position": 2}]}'
 
     def pages(build: str) -> dict[str, bytes]:
+        script = '</p><script type="application/ld+json">{}</script><p>'.format
         return {
-            "a.html": render(f"Contents</p>{toc}{steps}", build),
-            "b.html": render(f"x</p><h2>On this page</h2>{toc}{steps}", build),
+            "a.html": render(f"Use it.{script(count)}", build),
+            "b.html": render(f"Use it.{script(crumb)}", build),
         }
 
     for name, data in pages("1").items():

@@ -63,14 +63,14 @@ def test_a_state_of_version_9_takes_the_ladder_and_then_sees_an_edit(tmp_path: P
     }
     as_version(site, out, 9)
     data = (site / "news/one/index.html").read_bytes()
-    by_11 = fingerprint_html(data, url=BASE + "news/one/index.html")
+    current = fingerprint_html(data, url=BASE + "news/one/index.html")
 
     write_pages(site, pages(), T2, spread=False)  # (a CI build: every page anew, none changed)
     report = run(site, out)
     assert lastmods(out) == {} and report.dates == {"no date (file times are one build's)": 2}
     state = parse_state((out / STATE_NAME).read_bytes())
-    assert state.fingerprint_version == FINGERPRINT_VERSION == 11  # (written anew, in 11)
-    assert state.pages["news/one/index.html"].fingerprint == by_11
+    assert state.fingerprint_version == FINGERPRINT_VERSION == 12  # (written anew, in 12)
+    assert state.pages["news/one/index.html"].fingerprint == current
 
     write_pages(site, pages("What one brings, and a fix."), T3, spread=False)
     report = run(site, out)

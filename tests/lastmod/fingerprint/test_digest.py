@@ -357,13 +357,25 @@ PAGE_V9 = (
     b"</ul></main>"
 )
 GOLDEN_PAGE_V9 = "8cc3aa231c5a4b45d6314f88d94bd1e8"
+# Version 12 (issue 79): a count of the page's own words and its own crumb named by its title
+# alone (Hugo Congo's Article and BreadcrumbList) say nothing new; version 11 counted both.
+PAGE_V12 = (
+    b'<head><title>Charts | Leaf</title><script type="application/ld+json">{"@context":'
+    b' "https://schema.org", "@type": "Article", "wordCount": "81", "keywords": ["chart"]}'
+    b'</script><script type="application/ld+json">{"@type": "BreadcrumbList", "itemListElement":'
+    b' [{"@type": "ListItem", "item": "https://example.org/", "name": "Leaf", "position": 1},'
+    b' {"@type": "ListItem", "name": "Charts", "position": 2}]}</script></head>'
+    b"<main><h1>Charts</h1><p>Draw one.</p></main>"
+)
+GOLDEN_PAGE_V12 = "63023e8e9360e4a6152a5f574a7820e2"
+GOLDEN_PAGE_V12_BY_11 = "7ec7b531feb163bb79b08d6f102ec1ec"
 
 
-@pytest.mark.parametrize("version", [1, 4, 5, 6, 7, 8, 9, 12])
+@pytest.mark.parametrize("version", [1, 4, 5, 6, 7, 8, 9, 10, 13])
 def test_only_the_current_and_the_previous_versions_are_computable(version: int) -> None:
     # (an older state's pages are dated by the evidence ladder: State.outdated; docs/lastmod.md
     # keeps the current version and the previous one computable, issue 80: 8 and 9 were too)
-    assert {FINGERPRINT_VERSION, *EARLIER_VERSIONS} == {10, 11}
+    assert {FINGERPRINT_VERSION, *EARLIER_VERSIONS} == {11, 12}
     with pytest.raises(ValueError, match="not computable"):
         fingerprint_html(PAGE, version=version)
 
@@ -383,18 +395,21 @@ def test_the_fingerprint_is_pinned_and_the_same_in_a_fresh_interpreter() -> None
     assert fresh.stdout.decode().strip() == fingerprint_html(PAGE) == GOLDEN_PAGE
     assert fingerprint_bytes(b"") == GOLDEN_BYTES
     assert fingerprint_html(PAGE, main=False) == GOLDEN_PAGE_BODY
-    # (version 10, the previous one, reads these pages as 11 does: no table of contents)
-    assert fingerprint_html(PAGE, version=10) == GOLDEN_PAGE
-    assert fingerprint_html(PAGE, main=False, version=10) == GOLDEN_PAGE_BODY
+    # (version 11, the previous one, reads these pages as 12 does: no count, no crumb)
+    assert fingerprint_html(PAGE, version=11) == GOLDEN_PAGE
+    assert fingerprint_html(PAGE, main=False, version=11) == GOLDEN_PAGE_BODY
     url = "https://example.org/a/index.html"
     assert fingerprint_html(PAGE_V5, url=url) == GOLDEN_PAGE_V5
     assert fingerprint_html(PAGE_V6, url=url) == GOLDEN_PAGE_V6_BY_10
-    assert fingerprint_html(PAGE_V6, url=url, version=10) == GOLDEN_PAGE_V6_BY_10
+    assert fingerprint_html(PAGE_V6, url=url, version=11) == GOLDEN_PAGE_V6_BY_10
     assert fingerprint_html(PAGE_V7, url=url) == GOLDEN_PAGE_V7
     assert fingerprint_html(PAGE_V8, url=url) == GOLDEN_TABS_V8
     paged = "https://example.org/page/2/"
     assert fingerprint_html(PAGE_V9, url=paged) == GOLDEN_PAGE_V9
-    assert fingerprint_html(PAGE_V9, url=paged, version=10) == GOLDEN_PAGE_V9
+    assert fingerprint_html(PAGE_V9, url=paged, version=11) == GOLDEN_PAGE_V9
+    url = "https://example.org/charts/"
+    assert fingerprint_html(PAGE_V12, url=url) == GOLDEN_PAGE_V12
+    assert fingerprint_html(PAGE_V12, url=url, version=11) == GOLDEN_PAGE_V12_BY_11
     url = "https://example.org/tags/vim/"
     assert fingerprint_html(LIST_PAGE_V6, url=url) == GOLDEN_LIST_V6
     assert re.fullmatch("[0-9a-f]{32}", GOLDEN_PAGE)

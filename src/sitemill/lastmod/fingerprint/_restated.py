@@ -5,7 +5,8 @@
 # which the page shows is that part of the page as data (a post's byline written again as its
 # author's node: the name and title the page shows, the link and picture it shows): a text value
 # whose words stand together among the page's kept words, a target among its own link, image and
-# srcset targets (spelled as the reduction spells them: fingerprint.targets).
+# srcset targets (spelled as the reduction spells them: fingerprint.targets). From version 12 a
+# node that names the page by its title alone (fingerprint.structureddata) is read by ``titles``.
 
 from __future__ import annotations
 
@@ -22,21 +23,27 @@ _TARGET_KINDS: Final = ("H", "I", "S")  # (a link's, an image's, a srcset's: tar
 
 
 class Said:
-    """What the page says already, from its reduction: its title's parts and descriptions as
-    letters, its kept text's letters (version 7), and its words and targets (version 10), each
-    read once when first asked."""
+    """What the page says already, from its reduction: its title's parts (``titled``) and
+    descriptions as letters, its kept text's letters (version 7), and its words and targets
+    (version 10), each read once when first asked."""
 
     def __init__(self, reduced: str) -> None:
         title, ended, rest = reduced.partition(TITLE_END)
         if not ended:
             title, rest = "", reduced
-        self.short = {letters(part) for part in (title, *split_title(title))}
-        self.short.update(letters(mark[2:-1]) for mark in descriptions(rest))
+        self.titled = {letters(part) for part in (title, *split_title(title))}
+        self.titled.discard("")
+        self.short = self.titled | {letters(mark[2:-1]) for mark in descriptions(rest)}
         self.short.discard("")
         self._reduced = reduced
         self._letters: str | None = None
         self._words: str | None = None
         self._targets: frozenset[str] | None = None
+
+    def titles(self, value: str) -> bool:
+        """Whether the text ``value`` is the page's title or one of its parts (version 12:
+        what names the page by its title alone)."""
+        return letters(value) in self.titled
 
     def restates(self, value: str) -> bool:
         """Whether the text ``value`` is the page's title, a part of it, a description of it,

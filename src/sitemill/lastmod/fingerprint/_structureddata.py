@@ -37,6 +37,14 @@
 # other values. On archcraft's Docusaurus 3.8 upgrade each page was left with what only its kind
 # of page got (a post its author's node, a doc its crumb's position, a blog list its type).
 #
+# From version 12 (issue 79), structured data that counts or places the page itself says nothing
+# new: a value the page's own text determines (schema.org's ``wordCount``, and ``timeRequired``,
+# the time it takes to work through the page: a theme's reading time) is the text's, whose change
+# the text counts (Hugo counting a page's words anew, 461 -> 460, with no word of it changed); and
+# a node inside another names the page itself also by its title alone, with no address (no
+# ``url``, ``item`` or ``@id``: Congo's last crumb ``{"name": "Charts", "position": 3}``), its
+# ``name`` the page's title or one of its parts: its ``position`` goes with it, the list's.
+#
 # What most pages of a site share (the WebSite and Organization nodes, the publisher's logo) is the
 # template's in a git history as any block most pages carry is: an edit of those leaves made on
 # most pages of a commit is template (history.templateedits). Each leaf is one token there.
@@ -94,6 +102,8 @@ _PAGE_KEYS: Final = ("url", "item", "@id")
 # The paths of a script's own nodes (its top, its array's items, its @graph's members): any other
 # node stands inside another (version 10: one that names the page itself is a reference to it).
 _TOP_PATHS: Final = ("", "@graph")
+# The keys whose values the page's own text determines (version 12: see above).
+_MEASURED_KEYS: Final = frozenset({"wordCount", "timeRequired"})
 
 
 class _TooDeep(Exception):
@@ -173,7 +183,7 @@ def _walk(node: object, path: str, key: str, page: _Page, depth: int) -> Iterato
             yield from _walk(item, path, key, page, depth + 1)
     else:
         value = _value(node, key, page)
-        if value and not (said is not None and _restated(value, key, said)):
+        if value and not (said is not None and _restated(value, key, page, said)):
             yield path, value, key == "@id" or _URL.match(value) is not None
 
 
@@ -182,15 +192,18 @@ def _all_shown(leaves: list[_Leaf], said: Said) -> bool:
     return all(said.shows(value, target=target) for _, value, target in leaves)
 
 
-def _restated(value: str, key: str, said: Said) -> bool:
-    """Whether a leaf's ``value`` (under ``key``) is text that restates the page (see above):
-    types and targets never are."""
+def _restated(value: str, key: str, page: _Page, said: Said) -> bool:
+    """Whether a leaf's ``value`` (under ``key``) restates the page (see above): text that the
+    page says, or (version 12) a value its text determines; types and targets never are."""
+    if key in _MEASURED_KEYS and page.version >= 12:
+        return True
     return key not in ("@type", "@id") and not _URL.match(value) and said.restates(value)
 
 
 def _names_a_page(node: dict[str, object], page: _Page, *, inside: bool) -> bool:
     """Whether a JSON-LD ``node`` stands for a page of the site other than ``page``, or (from
-    version 10) for ``page`` itself ``inside`` another node (see above)."""
+    version 10) for ``page`` itself ``inside`` another node: by its address, or (version 12) by
+    the page's title alone (see above)."""
     itself = inside and bool(page.url)
     for name in _PAGE_KEYS:
         value = node.get(name)
@@ -202,7 +215,16 @@ def _names_a_page(node: dict[str, object], page: _Page, *, inside: bool) -> bool
                 return True
         elif found.startswith("/") and not found.startswith("//"):
             return True
-    return False
+    return inside and page.version >= 12 and _titled(node, page.said)
+
+
+def _titled(node: dict[str, object], said: Said | None) -> bool:
+    """Whether a ``node`` names the page by its title alone (version 12): no address of any
+    kind (_PAGE_KEYS), its ``name`` the page's title or one of its parts."""
+    name = node.get("name")
+    if said is None or not isinstance(name, str):
+        return False
+    return all(node.get(key) is None for key in _PAGE_KEYS) and said.titles(name)
 
 
 def _value(node: object, key: str, page: _Page) -> str | None:

@@ -49,9 +49,14 @@ from typing import Final
 # computable (issue 80: the contract keeps the current and the previous one), their gates gone.
 # 11 (issue 79), gated ``version >= 11`` where it is read: a table of contents is furniture
 # wherever it stands: a link to the page's own fragment whose words are one of its headings', and
-# a heading over nothing but such links (fingerprint.contents).
-FINGERPRINT_VERSION: Final = 11
-EARLIER_VERSIONS: Final = frozenset({10})
+# a heading over nothing but such links (fingerprint.contents). 12 (issue 79), gated
+# ``version >= 12`` where it is read: structured data that counts or places the page itself says
+# nothing new: a value the page's own text determines (schema.org's wordCount, timeRequired) and
+# the page's own crumb named by its title alone, with no address, are a reference to the page,
+# whole (fingerprint.structureddata, fingerprint.restated). Version 10 is no longer computable,
+# its gate (``version >= 11``: a table of contents) gone.
+FINGERPRINT_VERSION: Final = 12
+EARLIER_VERSIONS: Final = frozenset({11})
 # Raised by hand whenever a rule that dates pages changes but no fingerprint does (which pages
 # are read, how a history is walked, what a commit's edits decide: html/, jobs/, lastmod/,
 # listing/): a state's remembered walk (history.inputs) holds only for the rules that found it,
