@@ -15,7 +15,7 @@ from gitutil import commit, make_repo, unix
 from sitemill.lastmod.fingerprint.digest import fingerprint_file, reduce_file, reduce_html
 from sitemill.lastmod.history import _templateedits as templateedits
 from sitemill.lastmod.history._probes import PROBE, section_of
-from sitemill.lastmod.history._respacing import RESPACED
+from sitemill.lastmod.history._respacing import RECASED, RESPACED
 from sitemill.lastmod.history._sectioncensus import census_templates, section_changes
 from sitemill.lastmod.history._stopedits import STAMP_EDIT
 from sitemill.lastmod.history.contentdates import Reducing, date_by_content, read_file_versions
@@ -88,6 +88,52 @@ def test_a_respacing_is_named_alike_on_every_page_and_rewords_nothing() -> None:
     assert not rewords(RESPACED)
     # Words joined where the page's own text changed as well are the page's own edit.
     assert rewords(edit("cache", " ", "s"))
+
+
+def named_tags(spell: Any, listed: dict[str, int]) -> Build:
+    """Tag pages of a Hugo Congo site: the tag's name (spelled by ``spell``) as the page's
+    title, its heading and its breadcrumb's last crumb, over the posts it lists (``listed``:
+    how many)."""
+    return {
+        f"tags/{name}/index.html": page(
+            f"{spell(name)} · Blog",
+            f'<ol><li><a href="/tags/">Tags</a></li><li>{spell(name)}</li></ol>'
+            f"<h1>{spell(name)}</h1>"
+            + "".join(
+                f'<article><h2><a href="/posts/{name}-{n}/">Post {n}</a></h2></article>'
+                for n in range(listed.get(name, 1))
+            ),
+        )
+        for name in NAMES
+    }
+
+
+def test_each_tag_capitalised_on_its_own_page_moves_none(tmp_path: Path) -> None:
+    # Congo 2.8 capitalised each tag's name where its own page shows it ("users" made "Users"
+    # on tags/users/ alone): one edit on every tag page, though each recased its own word;
+    # new posts were listed since on four, which stops their walks before the recasing.
+    later = {name: 2 for name in ("three", "four", "five", "six")}
+    builds = [named_tags(str, {}), named_tags(str.capitalize, {})]
+    expect(
+        dated(tmp_path, [*builds, named_tags(str.capitalize, later)]),
+        {f"tags/{name}": 2 for name in later},
+    )
+
+
+def test_a_recasing_is_named_alike_on_every_page_and_rewords_nothing() -> None:
+    def edit(name: str, before: str, after: str) -> str:
+        def reduced(shown: str) -> str:
+            html = f"<title>{shown} · Blog</title><main><h1>{shown}</h1><p>Posts.</p></main>"
+            return reduce_html(html.encode())
+
+        return edit_of(reduced(after), reduced(before))
+
+    assert edit("users", "users", "Users") == edit("html", "html", "HTML") == RECASED
+    assert not rewords(RECASED)
+    # A word recased beside another changed is the page's own edit; so is a word's case
+    # changed into another word.
+    assert edit("users", "users", "Users!") != RECASED
+    assert rewords(edit("users", "users", "Uses"))
 
 
 def listing(order: tuple[str, ...], build: int) -> Build:
