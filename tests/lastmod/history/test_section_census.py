@@ -120,6 +120,51 @@ def test_each_tag_capitalised_on_its_own_page_moves_none(tmp_path: Path) -> None
     )
 
 
+def with_stubs(build: Build, lang: str = "en") -> Build:
+    """``build`` with Hugo's redirect stub beside each of its pages (``x/page/1/``, where a
+    paginated list's first page sends the reader on to the list itself), in ``lang``."""
+    stubs = {
+        path.replace("index.html", "page/1/index.html"): (
+            f'<!DOCTYPE html><html lang="{lang}"><head><title>{BASE}{path[:-10]}</title>'
+            f'<link rel="canonical" href="{BASE}{path[:-10]}"><meta name="robots" content='
+            f'"noindex"><meta charset="utf-8"><meta http-equiv="refresh" content="0; url='
+            f'{BASE}{path[:-10]}"></head></html>\n'
+        )
+        for path in build
+    }
+    return {**build, **stubs}
+
+
+def test_redirect_stubs_beside_a_section_are_no_pages_of_its_census(tmp_path: Path) -> None:
+    # Congo's tag pages, each beside its stub (42 and 42, the stubs re-rendered once before),
+    # recased in a release that also reworded more docs pages, each its own way, than there
+    # are tag pages: the recasing is most of the tag pages the commit changed, not of all it
+    # changed, and the stubs, unchanged, would halve the section.
+    later = {name: 3 for name in ("three", "four", "five", "six")}
+    before, after = named_tags(str, {}), named_tags(str.capitalize, {})
+    builds = [
+        {**with_stubs(before, "en-AU"), **reworded(False)},
+        {**with_stubs(before), **reworded(False)},
+        {**with_stubs(after), **reworded(True)},
+        {**with_stubs(named_tags(str.capitalize, later)), **reworded(True)},
+    ]
+    late = {f"tags/{name}": 3 for name in later} | {f"docs/{word}": 2 for word in WORDS}
+    expect(dated(tmp_path, builds), late)
+
+
+WORDS = ("alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel")
+
+
+def reworded(edited: bool) -> Build:
+    """Guides of a docs section, each given a note in its own words when ``edited``."""
+    return {
+        f"docs/{word}/index.html": page(
+            f"{word} | Docs", f"<h1>{word}</h1><p>About {word}.{f' See {word}s.' * edited}</p>"
+        )
+        for word in WORDS
+    }
+
+
 def test_a_recasing_is_named_alike_on_every_page_and_rewords_nothing() -> None:
     def edit(name: str, before: str, after: str) -> str:
         def reduced(shown: str) -> str:
