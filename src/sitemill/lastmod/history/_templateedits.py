@@ -39,11 +39,7 @@
 # whose edit rewords no text, is counted again over every page of its section the commit changed
 # (history.sectioncensus).
 #
-# A redirect stub (a page whose head sends the reader on: Hugo's ``tags/x/page/1/`` beside every
-# paginated list) shows nothing and is listed nowhere: no page of its section. It is counted in
-# no census, neither among the pages of a section nor among those a commit changed (issue 79:
-# Congo's 42 tag pages beside their 42 stubs, each recased by a theme upgrade, made no majority
-# of 85); its own stops are judged by the others' counts.
+# A redirect stub is no page of its section: counted in no census (history.sectioncensus).
 #
 # What the commit knows of itself is a stamp (history.stamps): an edit that only took out the
 # older commit's date, author or hash and put in the newer one's is no content (STAMP_EDIT),
@@ -79,7 +75,11 @@ from sitemill.lastmod.history._probes import (
     template_edits,
     unclear,
 )
-from sitemill.lastmod.history._sectioncensus import Changes, census_templates, section_changes
+from sitemill.lastmod.history._sectioncensus import (
+    Changes,
+    census_of,
+    census_templates,
+)
 from sitemill.lastmod.history._stopedits import (
     STAMP_EDIT,
     Edits,
@@ -113,8 +113,7 @@ def follow_template_edits(
     extend: Callable[[dict[str, Run], dict[str, str]], None],
     stamps: CommitStamps | None = None,
     naming: tuple[HeldReductions, Spread | None] | None = None,
-    base: str = "",
-    stubs: frozenset[str] = frozenset(),
+    site: tuple[str, frozenset[str]] = ("", frozenset()),
 ) -> int:
     """Carry the runs of ``runs`` (the files dated by content) on past template edits (see
     above); return the number of blobs read. ``remembered``: what an earlier run remembered
@@ -124,21 +123,16 @@ def follow_template_edits(
     ``reference`` fingerprint (as the walk does with the current one). ``stamps``: the
     commits' stamps (history.stamps), an edit of nothing else being no content.
     ``naming``: the Reader's held reductions and Spread (stopedits), ``extend``'s reductions
-    held. ``base``: the base URL ``reduce`` resolves links from (a link to the page itself is
-    told by it: stopedits.own_path). ``stubs``: the redirect stubs among the pages, which are
-    no page of any section (see below): counted nowhere, their own stops judged as others'."""
+    held. ``site``: the base URL ``reduce`` resolves links from (a link to the page itself is
+    told by it: stopedits.own_path) and the redirect stubs among the pages, no page of any
+    section (sectioncensus.census_of)."""
+    base, stubs = site
     pages = {path: run for path, run in runs.items() if path.lower().endswith(HTML_SUFFIXES)}
-    counted = {path: run for path, run in pages.items() if path not in stubs}
-    sections = Counter(section_of(path) for path in counted)
-    changed = Counter(version.time for run in counted.values() for version in run.chain)
+    sections, changed, census = census_of(pages, stubs, section_of, MIN_SECTION)
     tables: tuple[Edits, Edits, Edits, Edits] = ({}, {}, {}, {})  # (path, its run's end): edit
     edits, exact, parts, sketches = tables
     read = 0
     unmoved: set[int] = set()  # commits whose probe found no site-wide edit
-    members: dict[str, list[str]] = {}
-    for path in counted:
-        members.setdefault(section_of(path), []).append(path)
-    census = (members, section_changes(counted, section_of), section_of, MIN_SECTION)
     commits = _commit_changes(census[1])
     rounds = 0  # (those that carried a page past a template edit: MAX_ROUNDS)
     reader = (batch, reduce, stamps, *(naming or (HeldReductions(), None)), base)

@@ -274,5 +274,5 @@ def _past_templates(
 
         stamps = commit_stamps(top, token)
         walked.read += follow_template_edits(
-            runs, remembered, batch, reduce, extend, stamps, (held, spread), base, stubs
+            runs, remembered, batch, reduce, extend, stamps, (held, spread), (base, stubs)
         )
