@@ -4,6 +4,7 @@ like a site where a page was re-dated so (text our own)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -52,20 +53,26 @@ def test_a_tag_renamed_on_most_posts_moves_none_whose_later_edits_stopped_the_ot
     expect(dated(tmp_path, builds), {f"c/{name}": 2 for name in later})
 
 
+def tag_pages(head: Callable[[str], tuple[str, str]], listed: dict[str, int]) -> Build:
+    """Tag pages, each with the title and heading ``head`` gives its tag's name, over the
+    posts it lists (``listed``: how many)."""
+    pages = {}
+    for name in NAMES:
+        title, heading = head(name)
+        posts = "".join(
+            f'<article><h2><a href="/posts/{name}-{n}/">{name} {n}</a></h2></article>'
+            for n in range(listed.get(name, 1))
+        )
+        pages[f"tags/{name}/index.html"] = page(title, heading + posts)
+    return pages
+
+
 def tags(label: str, listed: dict[str, int]) -> Build:
     """Tag pages of a Hexo NexT blog: the tag's name beside its label (``label`` joins them:
-    a theme that put them on one line), over the posts it lists (``listed``: how many)."""
-    return {
-        f"tags/{name}/index.html": page(
-            f"Tag: {name} | Blog",
-            f"<h1>{name}{label}<small>Tag</small></h1>"
-            + "".join(
-                f'<article><h2><a href="/posts/{name}-{n}/">{name} {n}</a></h2></article>'
-                for n in range(listed.get(name, 1))
-            ),
-        )
-        for name in NAMES
-    }
+    a theme that put them on one line)."""
+    return tag_pages(
+        lambda name: (f"Tag: {name} | Blog", f"<h1>{name}{label}<small>Tag</small></h1>"), listed
+    )
 
 
 def test_a_label_respaced_on_most_tag_pages_moves_none(tmp_path: Path) -> None:
@@ -90,22 +97,13 @@ def test_a_respacing_is_named_alike_on_every_page_and_rewords_nothing() -> None:
     assert rewords(edit("cache", " ", "s"))
 
 
-def named_tags(spell: Any, listed: dict[str, int]) -> Build:
+def named_tags(spell: Callable[[str], str], listed: dict[str, int]) -> Build:
     """Tag pages of a Hugo Congo site: the tag's name (spelled by ``spell``) as the page's
-    title, its heading and its breadcrumb's last crumb, over the posts it lists (``listed``:
-    how many)."""
-    return {
-        f"tags/{name}/index.html": page(
-            f"{spell(name)} · Blog",
-            f'<ol><li><a href="/tags/">Tags</a></li><li>{spell(name)}</li></ol>'
-            f"<h1>{spell(name)}</h1>"
-            + "".join(
-                f'<article><h2><a href="/posts/{name}-{n}/">Post {n}</a></h2></article>'
-                for n in range(listed.get(name, 1))
-            ),
-        )
-        for name in NAMES
-    }
+    title, its heading and its breadcrumb's last crumb."""
+    crumbs = '<ol><li><a href="/tags/">Tags</a></li><li>{}</li></ol><h1>{}</h1>'
+    return tag_pages(
+        lambda name: (f"{spell(name)} · Blog", crumbs.format(spell(name), spell(name))), listed
+    )
 
 
 def test_each_tag_capitalised_on_its_own_page_moves_none(tmp_path: Path) -> None:
