@@ -12,12 +12,16 @@ DOCS_URL  ?= http://127.0.0.1:8000/
 
 .PHONY: venv test quick lint typecheck pytest demo bench sameoutputs lambda-zip release-check action-lock docs config-docs clean
 
+# setuptools says "Editable installation" in a banner of stars on every editable install (its
+# meta path finder: package-dir maps templates/); that is no news to a user of make demo.
+EDITABLE_QUIET := PYTHONWARNINGS="ignore:Editable installation"
+
 venv: $(STAMP)
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev]'
+	$(EDITABLE_QUIET) $(BIN)/pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
 lint: $(STAMP)

@@ -68,6 +68,11 @@ _CONTAINERS = (
 def _text(token: span_token.SpanToken | block_token.BlockToken) -> str:
     if isinstance(token, span_token.RawText):
         return token.content
+    if isinstance(token, span_token.InlineCode):  # (shown as the raw reader reads it)
+        (code,) = token.children or ()
+        assert isinstance(code, span_token.RawText)
+        fence, padding = token.delimiter, token.padding
+        return f"{fence}{padding}{code.content}{padding}{fence}"
     assert isinstance(token, _CONTAINERS) or not token.children, type(token)
     return "".join(_text(child) for child in token.children or ())
 

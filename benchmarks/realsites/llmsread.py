@@ -248,7 +248,69 @@ def judge(checkout: Path, out: Path, base: str, xpath: str | None) -> dict[str, 
     result["head"] = judge_head(out, checkout, base, xpath, pages)
     result["full"] = judge_full(out, pages)
     result["twins"] = judge_twins(out, checkout, pages)
+    result["asks"] = judge_asks(out, locs, pages)
     return result
+
+
+# -- what issue 82 asked of llms.txt and llms-full.txt ----------------------------------------
+
+# A listing page by its URL, as a reader of the URL list tells it: a taxonomy, archive or search
+# folder, a pager ("page/N"), or the folder a pager pages.
+LISTING_URL = re.compile(
+    r"/(?:tags?|categor(?:y|ies)|series|archives?|search)(?:/|\.html?$|$)|/page-?/?[0-9]+/?$"
+)
+DATE_LINE = re.compile(
+    r"^(?:\d{4}-\d\d-\d\d|[A-Z][a-z]+ \d{1,2}, \d{4})(?:[ \t\u00a0]*[-·|][ \t\u00a0]*.*)?$"
+    r"|^ *- \d+ (?:minutes read|words)$",
+    re.MULTILINE,
+)
+
+
+def judge_asks(out: Path, locs: list[str], pages: dict[str, Page]) -> dict[str, Any]:
+    """Issue 82's asks, counted: listing pages linked and left out of llms.txt (others left
+    out), items titled with a path, descriptions over 200 characters, backticks as references;
+    llms-full.txt's block titles still holding the site's part, "Table of Contents" lines,
+    date and reading-time lines, skip links."""
+    items: list[dict[str, Any]] = []
+    text_all = ""
+    for path in sorted(out.rglob("llms.txt")):
+        text = path.read_text(encoding="utf-8")
+        text_all += text
+        items += read_llms_txt(text)["items"]
+    linked = {norm_url(i["url"]) for i in items}
+    listings = {norm_url(loc) for loc in locs if LISTING_URL.search(urlsplit_path(loc))}
+    paged = {re.sub(r"page/[0-9]+/?$", "", loc) for loc in listings if "/page/" in loc}
+    listings |= {loc for loc in map(norm_url, locs) if loc in paged}
+    missing = {norm_url(loc) for loc in locs} - linked
+    full_path = out / "llms-full.txt"
+    full = full_path.read_text(encoding="utf-8") if full_path.is_file() else ""
+    heads = [title for title, _ in BLOCK_HEAD.findall(full)]
+    part = shared_part([p.title for p in pages.values() if p.html])
+    return {
+        "listings": len(listings),
+        "listings_linked": len(listings & linked),
+        "others_left_out": len(missing - listings),
+        "others_left_out_examples": sorted(missing - listings)[:WORST],
+        "items": len(items),
+        "path_titles": sum(1 for i in items if i["title"].startswith("/")),
+        "long_descriptions": sum(1 for i in items if len(one_line(i["desc"])) > 200),
+        "backtick_references": text_all.count("&#96;"),
+        "full_heads_with_site_part": sum(
+            1 for t in heads if part and html.unescape(t).endswith(part)
+        ),
+        "full_heads": len(heads),
+        "full_toc_lines": len(
+            re.findall(
+                r"^(?:Table of Contents|Contents|On this page)$", full, re.MULTILINE | re.IGNORECASE
+            )
+        ),
+        "full_date_lines": len(DATE_LINE.findall(full)),
+        "full_skip_links": len(re.findall(r"\[Skip to[^\]]*\]", full, re.IGNORECASE)),
+    }
+
+
+def urlsplit_path(url: str) -> str:
+    return "/" + url.split("://", 1)[-1].partition("/")[2]
 
 
 def judge_links(
@@ -490,6 +552,8 @@ def summary_line(name: str, r: dict[str, Any]) -> str:
         f"foreign {twins['twins_with_words_not_in_page']} |",
         f"build {r['build_s']} s {r['build_rss_mb']} MB",
     ]
+    if "asks" in r:
+        parts.append(f"| asks {r['asks']}")
     if "cost" in r:
         parts.append(f"| cost {r['cost']}")
     return " ".join(parts)

@@ -310,6 +310,22 @@ def strip_furniture(article: lxml.html.HtmlElement) -> None:
         parent = node.getparent()
         if parent is not None:
             node.drop_tree()
+    strip_permalinks(article)
+
+
+def strip_permalinks(article: lxml.html.HtmlElement) -> None:
+    """Leave out a heading's permalink glyph (``#``, ``¶``, ``🔗``): a link to a place on this
+    page, or one hidden from screen readers, whose text has no letter or digit. The contract:
+    heading permalink anchors are no words (issue 79, cluster 8); VuePress 2 moved its ``#``
+    into CSS and Sphinx moved its ``¶`` across a colon, each on every page, and no reader saw a
+    word change. A footnote's ``<a href="#fn1">1</a>`` stays (a digit), and so does the text
+    after the link (lxml's drop_tree keeps the tail)."""
+    for node in list(article.iter("a")):
+        href = (node.get("href") or "").strip()
+        if not href.startswith("#") and node.get("aria-hidden") != "true":
+            continue
+        if not any(char.isalnum() for char in node.text_content()):
+            node.drop_tree()
 
 
 def _headline_block(header: lxml.html.HtmlElement, article: lxml.html.HtmlElement) -> bool:

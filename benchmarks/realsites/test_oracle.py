@@ -1139,3 +1139,22 @@ def test_a_description_that_is_the_page_text_cut_short_adds_nothing(tmp_path: Pa
     commit(repo, {"p0/index.html": described(f"<p>{text}</p>", text[:40] + "…")}, DAY1)
     commit(repo, {"p0/index.html": described(f"<p>{text}</p>", text[:60] + "…")}, DAY2)
     assert dated(repo)["p0/index.html"] == unix(DAY1)
+
+
+def test_a_headings_permalink_glyph_is_no_word() -> None:
+    """issue 79, cluster 8 (vue91: vuepress2's 97 and sphinx-immaterial's 11 pages v6 dated
+    earlier): VuePress 2 moved its ``#`` into CSS, Sphinx took a rubric's ``¶`` out; no reader
+    saw a word change. A footnote's number and a renamed heading still count."""
+    before = (
+        '<main><h2 id="x"><a class="header-anchor" href="#x" aria-hidden="true">#</a> Setup</h2>'
+        '<p class="rubric">Example<a class="headerlink" href="#ex">¶</a></p>'
+        '<p>Text<a href="#fn1">1</a>.</p></main>'
+    )
+    after = (
+        '<main><h2 id="x"><a class="header-anchor" href="#x"><span>Setup</span></a></h2>'
+        '<p class="rubric">Example</p><p>Text<a href="#fn1">1</a>.</p></main>'
+    )
+    key = oracle.content_key
+    assert key(before.encode(), None) == key(after.encode(), None)
+    assert key(before.encode(), None) != key(before.replace('fn1">1', 'fn1">2').encode(), None)
+    assert key(after.encode(), None) != key(after.replace("Setup", "Install").encode(), None)

@@ -8,8 +8,12 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from sitemill.alternates.clusters import ClusterResolver
-from sitemill.alternates.declared import AlternateCounts, SiteKeys, declared_alternate_keys
-from sitemill.alternates.languages import folder_language
+from sitemill.alternates.declared import (
+    AlternateCounts,
+    SiteKeys,
+    declared_alternate_keys,
+    folder_language,
+)
 from sitemill.bounded.spool import spool_all
 from sitemill.config.model import Config, OutputFormat
 from sitemill.entries import Alternate, Entry, Image

@@ -6,9 +6,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from pathlib import Path
-from typing import TYPE_CHECKING, BinaryIO
+from collections.abc import Sequence
+from functools import partial
+from typing import TYPE_CHECKING, Final
 
 from sitemill.jobs import tree, urllist
 from sitemill.jobs.features import OUTPUTS, URL_LIST_OUTPUTS
@@ -21,51 +21,12 @@ if TYPE_CHECKING:
     from sitemill.jobs.bucket import BucketSite
     from sitemill.outputs import OutputFeature
     from sitemill.report import Progress, Report
-    from sitemill.sinks import Sink
     from sitemill.state.start import Previous
     from sitemill.state.store import StateStore
 
-_EVERY_OUTPUT = TreeAsked(outputs=OUTPUTS)
-
-
-def build_from_tree(
-    config: Config,
-    site_dir: Path,
-    sink: Sink,
-    *,
-    progress: Progress | None = None,
-    output_dir: Path | None = None,
-    state_store: StateStore | None = None,
-    previous: Previous | None = None,
-    asked: TreeAsked = _EVERY_OUTPUT,
-) -> Report:
-    """sitemill.jobs.tree.build_tree, asking every output feature unless ``asked`` says."""
-    return tree.build_tree(
-        config,
-        site_dir,
-        sink,
-        progress=progress,
-        output_dir=output_dir,
-        state_store=state_store,
-        previous=previous,
-        asked=asked,
-    )
-
-
-def build_from_url_list(
-    config: Config,
-    lines: Iterable[str] | BinaryIO,
-    sink: Sink,
-    *,
-    name: str = "-",
-    progress: Progress | None = None,
-    size_hint: int | None = None,
-    outputs: Sequence[OutputFeature] = URL_LIST_OUTPUTS,
-) -> Report:
-    """sitemill.jobs.urllist.build_url_list, with the URL list's outputs by default."""
-    return urllist.build_url_list(
-        config, lines, sink, name=name, progress=progress, size_hint=size_hint, outputs=outputs
-    )
+# The tree's and the URL list's runs, with every output feature asked unless the caller says.
+build_from_tree: Final = partial(tree.build_tree, asked=TreeAsked(outputs=OUTPUTS))
+build_from_url_list: Final = partial(urllist.build_url_list, outputs=URL_LIST_OUTPUTS)
 
 
 def rebuild_bucket(

@@ -11,7 +11,9 @@
 from __future__ import annotations
 
 import re
-from typing import Final
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Final, Generic, TypeVar
 
 # A URL's user info, as urlsplit reads it: up to the last "@" of the authority (a password
 # may hold "@"). A password holding "/", "?" or "#" ends the authority early for urlsplit, which
@@ -78,3 +80,19 @@ def _escape(match: re.Match[str]) -> str:
 def counted(count: int, one: str, many: str | None = None) -> str:
     """``1 file``, ``3 files``, ``1,204 commits``: a count and its noun, singular for one."""
     return f"{count:,} {one if count == 1 else many or one + 's'}"
+
+
+_K = TypeVar("_K")
+
+
+@dataclass
+class KindCounts(Generic[_K]):
+    """How many of each kind a run met, with the first example of each: one message line per
+    kind, however many there were (a link farm can hold thousands)."""
+
+    counts: Counter[_K] = field(default_factory=Counter)
+    examples: dict[_K, str] = field(default_factory=dict)
+
+    def count(self, kind: _K, example: str) -> None:
+        self.counts[kind] += 1
+        self.examples.setdefault(kind, example)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Final
@@ -18,7 +17,15 @@ from sitemill.listing.stubs import WebsiteRedirect
 from sitemill.outputs import Output, OutputFeature, OutputRun, PageReading
 from sitemill.progress import PAGES, Ticker
 from sitemill.protocol import MAX_URL_LENGTH
-from sitemill.report import OnSkip, Progress, Report, Tally, WriteResult, file_progress
+from sitemill.report import (
+    Declared,
+    OnSkip,
+    Progress,
+    Report,
+    Tally,
+    WriteResult,
+    file_progress,
+)
 from sitemill.robots.rules import RobotsRules
 from sitemill.rules import (
     NO_PAGE_NAME,
@@ -66,6 +73,9 @@ class SiteInputs:
     ``outputs``: the features written beside the sitemaps (sitemill.outputs), with ``pages``,
     how they read a listed page again, ``known`` and ``keep``, the state the last run left
     and the one this run keeps, and ``live``, where they read what is live (OutputRun).
+    ``site_url_check`` is told what the pages say of the site's URL (their canonicals and
+    og:url: listing.siteurl) once every page is read, before anything is published: what it
+    raises leaves every file as it was.
     """
 
     robots: RobotsRules | None
@@ -92,6 +102,7 @@ class SiteInputs:
     known: State | None = None
     keep: State | None = None
     live: Sink | None = None
+    site_url_check: Callable[[list[Declared]], None] | None = None
 
 
 def build_from_pages(config: Config, pages: Iterator[Page], sink: Sink, site: SiteInputs) -> Report:
@@ -109,9 +120,7 @@ def build_from_pages(config: Config, pages: Iterator[Page], sink: Sink, site: Si
     )
     extensions = Extensions(config, checks, site.has_file)
     told = Ticker(progress, PAGES, site.expected, every=PROGRESS_EVERY)
-    entries = _page_entries(
-        config, pages, robots, read_facts, checks, told, report.dates, extensions
-    )
+    entries = _page_entries(config, pages, robots, read_facts, checks, told, report, extensions)
     entries = across_the_site(entries, extensions, checks, others)
     if extensions.alternates or extensions.images:
         entries = _counted(entries, report)
@@ -124,6 +133,7 @@ def build_from_pages(config: Config, pages: Iterator[Page], sink: Sink, site: Si
             recorded=site.recorded,
             shards=site.shards, kept=site.kept, dates=site.dates, named=site.named,
             outputs=outputs, owners=file_owners(site.outputs),
+            before_publishing=_checked(site.site_url_check, checks),
         )  # fmt: skip
         report.result = write_sitemaps(entries, sink, config, setup)
     for output in outputs:
@@ -132,6 +142,13 @@ def build_from_pages(config: Config, pages: Iterator[Page], sink: Sink, site: Si
     if site.on_stubs is not None:
         site.on_stubs(checks.stub_ends())
     return report
+
+
+def _checked(
+    check: Callable[[list[Declared]], None] | None, checks: PageChecks
+) -> Callable[[], None] | None:
+    """``check`` told the pages' word on the site's URL, once every page was seen."""
+    return None if check is None else lambda: check(checks.declared_urls())
 
 
 def _started(config: Config, sink: Sink, site: SiteInputs) -> list[Output]:
@@ -215,7 +232,7 @@ def _page_entries(
     read_facts: Callable[[str], PageFacts | None] | None,
     checks: PageChecks,
     ticker: Ticker,
-    dates: Counter[str] | None = None,
+    report: Report,
     extensions: Extensions | None = None,
 ) -> Iterator[Entry]:
     seen = SeenUrls()
@@ -256,22 +273,22 @@ def _page_entries(
         if not seen.add(loc):
             tally.skip(path, SkipReason.DUPLICATE, f"{loc} is already listed (kept the first)")
             continue
-        if dates is not None and page.date_reason is not None:
+        if page.date_reason is not None:
             waiting[path] = page.date_reason  # counted once listed (the canonical gate)
         entry = _entry(Entry(loc, page.lastmod, changefreq, priority, key=path), facts)
         if extensions is not None and (extensions.alternates or extensions.images):
             entry = extensions.of(entry, path, facts)
-        yield from _dated(checks.offer(entry, path, facts), waiting, dates)
+        yield from _dated(checks.offer(entry, path, facts), waiting, report)
     ticker.finish()
-    yield from _dated(checks.finish(), waiting, dates)
+    yield from _dated(checks.finish(), waiting, report)
 
 
-def _dated(
-    entries: Iterable[Entry], waiting: dict[str, str], dates: Counter[str] | None
-) -> Iterator[Entry]:
-    """The entries, each listed page's date reason counted as it is listed: a page the
-    canonical gate leaves out is not (the date tally sums to the URLs listed)."""
+def _dated(entries: Iterable[Entry], waiting: dict[str, str], report: Report) -> Iterator[Entry]:
+    """The entries, each listed page's date reason and lastmod month counted as it is listed:
+    a page the canonical gate leaves out is not (the tallies sum to the URLs listed)."""
+    dates, months = report.dates, report.months
     for entry in entries:
-        if dates is not None and (reason := waiting.pop(entry.key or "", None)) is not None:
+        if (reason := waiting.pop(entry.key or "", None)) is not None:
             dates[reason] += 1
+        months[(entry.lastmod or "")[:7]] += 1
         yield entry

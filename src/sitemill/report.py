@@ -123,6 +123,39 @@ class Report:
     # What the site says of its base URL, and where (listing.siteurl): canonicals, og:url, ...
     site_urls: list[Declared] = field(default_factory=list)
     diff: SiteDiff | None = None  # what the build changed against its start state (a bucket's)
+    # What needs the user, counted by what (one, many): removed URLs a reader will miss
+    # (jobs.removedpages), and how many of ``warnings`` say it (needs_line counts the rest).
+    needs: Counter[tuple[str, str]] = field(default_factory=Counter)
+    needs_warnings: int = 0
+    # Listed URLs by the month of their lastmod ("" none): the summary's chart of dates.
+    months: Counter[str] = field(default_factory=Counter)
+
+
+# Skips every healthy site has (a user's or a built-in exclude, a redirect stub, a canonical
+# naming another listed page, a duplicate): counted, never said to need the user (needs_line,
+# the Action's annotations). The others (noindex, robots.txt, ...) a user may not expect.
+ROUTINE_SKIPS: Final = frozenset(
+    {SkipReason.EXCLUDED, SkipReason.REDIRECT, SkipReason.CANONICAL, SkipReason.DUPLICATE}
+)
+
+
+def needs_line(report: Report) -> str:
+    """The first line of a run's summary: ``nothing needs you``, or ``needs you:`` and what,
+    counted (removed URLs a reader will miss, pages left out for a reason a user may not
+    expect, the other warnings)."""
+    found = [counted(count, one, many) for (one, many), count in report.needs.items()]
+    unexpected = [
+        f"{reason.value} {report.skipped[reason]:,}"
+        for reason in SkipReason  # (the README's order)
+        if reason not in ROUTINE_SKIPS and report.skipped[reason]
+    ]
+    if unexpected:
+        left_out = sum(n for reason, n in report.skipped.items() if reason not in ROUTINE_SKIPS)
+        found.append(f"{counted(left_out, 'page')} left out ({', '.join(unexpected)})")
+    others = len(dict.fromkeys(report.warnings)) - report.needs_warnings
+    if others > 0:
+        found.append(counted(others, "other warning" if found else "warning"))
+    return f"needs you: {', '.join(found)}" if found else "nothing needs you"
 
 
 # Told each page a run leaves out (the jobs forget it in the state they keep).

@@ -35,11 +35,8 @@ LEFTOVER_HTML_SITEMAP: Final = (
     "sitemill's own sitemap.html of an earlier run (its head's generator meta says so), "
     "which this run deletes"
 )
-# The details of the built-in excludes: counted but never warned about one by one.
-BUILTIN_EXCLUSIONS: Final = frozenset(
-    {NOT_FOUND_PAGE, THEME_ASSET, VERIFICATION_FILE, NO_PAGE_NAME}
-)
-# The Markdown twin of an HTML file's page (index.html.md, a/b.html.md: sitemill.llms._twins).
+# The Markdown twin of an HTML file's page (index.html.md, a/b.html.md:
+# sitemill.llms._markdownfiles).
 _TWIN_OF_A_FILE: Final = (".html.md", ".htm.md")
 
 

@@ -35,7 +35,7 @@ def test_a_dry_run_previews_the_files_the_run_writes(
 
     done = run(capsys)
 
-    assert done.startswith(f"61 URLs in one sitemap in s3://{SITE}/")
+    assert done.startswith(f"nothing needs you\n61 URLs in one sitemap in s3://{SITE}/")
     assert list(sitemaps(s3)) == ["sitemap.xml"] == would
     again = run(capsys, "--dry-run")
     assert "61 URLs in 1 sitemap file\n" in again

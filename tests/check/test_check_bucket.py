@@ -70,3 +70,21 @@ def test_a_bucket_site_is_checked_against_its_record_and_what_passed_is_announce
     out = capsys.readouterr().out
     assert out.count("problem: ") == 1
     assert stand.posts[-1]["urlList"] == [f"{stand.origin}/b.html"]
+
+
+def test_no_state_beside_a_bucket_says_where_the_stack_keeps_it(
+    s3: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Without --state, the one line names the flag that reads the S3 stack's state (issue 82):
+    the stack keeps it in a bucket of its own, never beside the sitemaps."""
+    code = main(
+        ["check", "--bucket", BUCKET, "--prefix", "docs/", "--base-url", "http://127.0.0.1:9/"]
+    )
+    assert code == 1
+    assert capsys.readouterr().err == (
+        f"sitemill: error: no sitemill state for s3://{BUCKET}/docs/: `sitemill check` compares "
+        "the live site with what the last run published (run `sitemill s3` or the Lambda first, "
+        "with the same `state`); the S3 stack keeps its state in its own bucket (its "
+        f"StateBucketName output): pass --state s3://<StateBucketName>/{BUCKET}/docs/"
+        "sitemill-state.json.gz\n"
+    )

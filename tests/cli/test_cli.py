@@ -27,6 +27,21 @@ def run(
     return run_sitemill(*args, cwd=cwd, stdin=stdin, env=env)
 
 
+def test_a_source_trees_layouts_and_includes_are_no_pages(make_site: SiteMaker) -> None:
+    """Jekyll's _layouts/ and _includes/, Hugo's layouts/ partials committed beside the built
+    pages are left out as "not a page" (issue 82: they were listed)."""
+    site = make_site({
+        "index.html": page("home"),
+        "_layouts/default.html": "<!DOCTYPE html>\n<html>\n{% include head.html %}\n</html>\n",
+        "_includes/analytics.html": "<script>\n  track('{{ site.analytics.id }}');\n</script>\n",
+        "layouts/partials/meta.html": '<meta charset="utf-8">\n<meta name="a" content="{{ .A }}">',
+    })  # fmt: skip
+    result = run("build", str(site), "--base-url", BASE_URL)
+    assert result.returncode == 0, result.stderr
+    assert re.findall(r"<loc>([^<]*)</loc>", (site / "sitemap.xml").read_text()) == [BASE_URL]
+    assert "skipped: not a page 3" in result.stdout.splitlines()
+
+
 def test_build_writes_and_reports(make_site: SiteMaker, tmp_path: Path) -> None:
     site = make_site({"index.html": page(), "a/b.html": page()})
     out = tmp_path / "out"
@@ -67,10 +82,10 @@ def test_urls_from_stdin(tmp_path: Path) -> None:
     assert_valid_sitemaps(tmp_path, BASE_URL)
     # Where the dates come from: the list's column (issue 41: it said "lastmod: mtime").
     assert "5 URLs in an index of 3 sitemaps in " in result.stdout
-    assert result.stdout.splitlines()[0].endswith("(lastmod: the list's second column)")
+    assert result.stdout.splitlines()[1].endswith("(lastmod: the list's second column)")
     undated = run("urls", "-", "--base-url", BASE_URL, "--out", str(tmp_path), stdin=BASE_URL)
     assert undated.returncode == 0, undated.stderr
-    first = undated.stdout.splitlines()[0]
+    first = undated.stdout.splitlines()[1]
     assert first.endswith("(lastmod: none: no line of the list has a date (URL, TAB, date))")
 
 
@@ -300,7 +315,9 @@ def test_page_checks_are_counted_and_warned_once(make_site: SiteMaker, tmp_path:
         "node_modules/pkg/README.html: third-party files? exclude them with "
         'exclude = ["**/node_modules/**"]',
     ]
-    assert "warning" not in result.stdout
+    # Counted in the first line, not repeated (each was said on stderr as it was found).
+    assert result.stdout.startswith("needs you: 1 page left out (not a page 1), 2 other warnings\n")
+    assert not any(warning.split(": ", 2)[2] in result.stdout for warning in warnings)
     quiet = run("-q", "build", str(site), "--base-url", BASE_URL, "--out", str(out))
     assert quiet.returncode == 0 and quiet.stdout == quiet.stderr == ""
 
@@ -571,7 +588,8 @@ def test_the_report_shows_how_dates_were_decided(dates: dict[str, int], line: st
     assert dates_line(report) == line
     stream = io.StringIO()
     print_report(report, "out", stream)
-    assert (line in stream.getvalue()) if line else ("lastmod: " not in stream.getvalue()[40:])
+    lines = stream.getvalue().splitlines()
+    assert (line in lines) if line else not any(text.startswith("lastmod: ") for text in lines)
 
 
 def test_s3_keeps_its_state_in_another_bucket(
@@ -615,7 +633,7 @@ def test_the_report_shows_images_and_the_site_chrome_left_out() -> None:
     )
 
 
-def test_the_first_line_says_what_dated_the_pages(make_site: SiteMaker, tmp_path: Path) -> None:
+def test_the_counts_line_says_what_dated_the_pages(make_site: SiteMaker, tmp_path: Path) -> None:
     # A first run over a fresh build: one page declares its date, the other has no evidence.
     # Before, the line said "(lastmod: mtime)", though no page had its file time.
     modified = '<meta property="article:modified_time" content="2024-03-01T10:00:00+00:00">'
@@ -623,12 +641,12 @@ def test_the_first_line_says_what_dated_the_pages(make_site: SiteMaker, tmp_path
     out = tmp_path / "out"
     result = run("build", str(site), "--base-url", BASE_URL, "--out", str(out))
     assert result.returncode == 0, result.stderr
-    assert result.stdout.splitlines()[0].endswith("(lastmod: declared 1, none 2)")
+    assert result.stdout.splitlines()[1].endswith("(lastmod: declared 1, none 2)")
     again = run("build", str(site), "--base-url", BASE_URL, "--out", str(out))
-    assert again.stdout.splitlines()[0].endswith("(lastmod: kept 1, none 2)")
+    assert again.stdout.splitlines()[1].endswith("(lastmod: kept 1, none 2)")
     plain = run("build", str(site), "--base-url", BASE_URL, "--out", str(tmp_path / "plain"),
                 "--no-content-dates")  # fmt: skip
-    assert plain.stdout.splitlines()[0].endswith("(lastmod: mtime)")  # each page's file time
+    assert plain.stdout.splitlines()[1].endswith("(lastmod: mtime)")  # each page's file time
 
 
 @pytest.mark.parametrize(
@@ -645,14 +663,14 @@ def test_the_first_line_says_what_dated_the_pages(make_site: SiteMaker, tmp_path
          "source 7, file time 1, none 5"),
     ],
 )  # fmt: skip
-def test_the_first_line_names_each_source_of_dates_once(
+def test_the_counts_line_names_each_source_of_dates_once(
     mode: LastmodMode, dates: dict[str, int], said: str
 ) -> None:
     report = Report(WriteResult(files=["sitemap.xml"], url_count=3), mode)
     report.dates.update(dates)
     stream = io.StringIO()
     print_report(report, "out", stream)
-    assert stream.getvalue().splitlines()[0] == f"3 URLs in one sitemap in out (lastmod: {said})"
+    assert stream.getvalue().splitlines()[1] == f"3 URLs in one sitemap in out (lastmod: {said})"
 
 
 def test_python_dash_m_sitemill_is_the_command(tmp_path: Path) -> None:
@@ -679,7 +697,7 @@ def test_an_index_of_one_sitemap_is_said_in_the_singular() -> None:
     written = WriteResult(files=files, entry_files=["sitemap.xml"], url_count=3, users_named=1)
     stream = io.StringIO()
     print_report(Report(written, LastmodMode.MTIME), "out", stream)
-    first = stream.getvalue().splitlines()[0]
+    first = stream.getvalue().splitlines()[1]
     assert first.startswith("3 URLs in an index of 1 sitemap and 1 of yours in out ")
 
 

@@ -11,6 +11,7 @@ import pytest
 
 from clirun import run_sitemill
 from conftest import BASE_URL, SiteMaker, page
+from gitutil import commit, make_repo
 
 # The shapes of real generators' files (benchmarks/realsites: pymdown-extensions, hugegraph,
 # typescript-book), cut to a few entries.
@@ -146,7 +147,7 @@ def test_hugo_multilingual_index_and_its_children_are_replaced(make_site: SiteMa
     assert warning == (
         "sitemill: warning: replacing Hugo's sitemap.xml with sitemill's (deleting "
         'en/sitemap.xml, fr/sitemap.xml with it): turn it off with `disableKinds = ["sitemap"]` '
-        "in hugo.toml"
+        "in hugo.toml (in hugo.yaml: `disableKinds: [sitemap]`)"
     )
     assert not (site / "en" / "sitemap.xml").exists()
     assert not (site / "fr" / "sitemap.xml").exists()
@@ -155,6 +156,28 @@ def test_hugo_multilingual_index_and_its_children_are_replaced(make_site: SiteMa
     assert "deleted: en/sitemap.xml, fr/sitemap.xml" in stdout or "en/sitemap.xml" in stdout
     code, _, stderr = build(site)
     assert (code, stderr) == (0, "")
+
+
+@pytest.mark.parametrize(
+    ("config", "setting"),
+    [
+        ("config.yml", "`disableKinds: [sitemap]` in config.yml"),
+        ("config/_default/hugo.json", '`"disableKinds": ["sitemap"]` in config/_default/hugo.json'),
+        ("hugo.toml", '`disableKinds = ["sitemap"]` in hugo.toml'),
+    ],
+)
+def test_hugos_setting_is_advised_in_the_sites_own_config_file(
+    tmp_path: Path, config: str, setting: str
+) -> None:
+    """The advice names the file the Hugo project is configured in, in its syntax (issue 82:
+    hugo.toml and TOML were advised to a site configured in config.yml)."""
+    repo = make_repo(tmp_path / "repo")
+    built = {"public/index.html": page("home"), "public/sitemap.xml": hugo_urlset(BASE_URL)}
+    commit(repo, {config: "title: x\n", "content/_index.md": "# home\n", **built}, "2024-01-05")
+    code, _, stderr = build(repo / "public")
+    assert code == 0, stderr
+    said = "sitemill: warning: replacing Hugo's sitemap.xml with sitemill's: turn it off with"
+    assert warnings_of(stderr) == [f"{said} {setting}"]
 
 
 def test_astro_index_and_child_go_and_robots_txt_is_pointed_out(make_site: SiteMaker) -> None:
@@ -295,7 +318,7 @@ def test_text_output_touches_neither_hugos_index_nor_its_children(make_site: Sit
     assert warning == (
         "sitemill: warning: Hugo's sitemap.xml stays beside sitemill's sitemap.txt (text output "
         "replaces neither it nor the files it names), and crawlers may read both: turn it off "
-        'with `disableKinds = ["sitemap"]` in hugo.toml'
+        'with `disableKinds = ["sitemap"]` in hugo.toml (in hugo.yaml: `disableKinds: [sitemap]`)'
     )
     assert "replacing" not in done.stderr
     assert "deleted" not in done.stdout

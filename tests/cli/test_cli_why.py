@@ -180,6 +180,24 @@ def test_why_writes_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     assert snapshot(site) == before
 
 
+def test_a_state_not_kept_yet_is_said_so_not_asked_whether_it_was_deleted(
+    tmp_path: Path,
+) -> None:
+    """`why --state NEW` beside sitemaps of an earlier run: no state there yet, and the page is
+    dated as a first run dates it (issue 82), not "was the state deleted?"."""
+    site = write_site(tmp_path / "public", {f"p{i}.html": html(f"P{i}", f"t{i}") for i in range(3)})
+    assert main(["build", str(site), "--base-url", BASE_URL, "-q"]) == 0
+    new = tmp_path / "new.json.gz"
+    asked = run_sitemill("why", "p1.html", str(site), "--state", str(new), "--base-url", BASE_URL)
+    assert asked.returncode == 0 and asked.stdout.startswith("p1.html: no <lastmod>")
+    assert asked.stderr == (
+        f"sitemill: warning: no state at {new} yet: pages are dated as on a first run, from "
+        "evidence only (git history, source files, declared dates); a build keeps the state "
+        "there\n"
+    )
+    assert not new.exists()
+
+
 def test_a_hostile_file_name_is_shown_escaped(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -102,6 +102,40 @@ def test_no_state_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     assert err.count("\n") == 1 and "no state to compare with" in err and "--against" in err
 
 
+@pytest.mark.parametrize(
+    ("against", "said"),
+    [
+        ("missing.json.gz", "cannot compare: no state at {dir}/missing.json.gz (no such file)"),
+        ("plain.txt", "cannot compare: {dir}/plain.txt is not a sitemill state (not gzip)"),
+    ],
+)
+def test_a_state_to_compare_with_that_is_no_state_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], against: str, said: str
+) -> None:
+    """Named with --against, a state not there or no state is one error line, no warning of
+    "a first run" before it (issue 82)."""
+    write(tmp_path, {"index.html": page("Home"), "plain.txt": "hello\n"})
+    code = main(["diff", str(tmp_path), "--base-url", BASE, "--against", f"{tmp_path}/{against}"])
+    err = capsys.readouterr().err
+    assert code == 1
+    assert err == f"sitemill: error: {said.format(dir=tmp_path)}\n"
+
+
+def test_another_base_url_than_the_states_is_one_line_and_a_stop(
+    changed_site: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Every page would be "renamed" against another site's state: said so, exit 1 (issue 82)."""
+    site, out = changed_site
+    other = "https://other.example/"
+    code = main(["diff", str(site), "--base-url", other, "--out", str(out)])
+    captured = capsys.readouterr()
+    assert code == 1 and captured.out == ""
+    assert captured.err == (
+        f"sitemill: error: {out}/sitemill-state.json.gz is the state of {BASE}, not of {other}: "
+        f"compare with --base-url {BASE}, or with a state of {other}\n"
+    )
+
+
 def test_an_unchanged_site_reports_nothing(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -18,6 +18,7 @@ import pytest
 from clirun import run_sitemill
 from sitemill.cli import _progress as progress
 from sitemill.cli._progress import LiveLine
+from sitemill.progress import phase_text
 
 BASE = "https://example.com/"
 SLOW = 2.0  # seconds the reading of the pages is made to take
@@ -71,11 +72,11 @@ def test_a_slow_phase_shows_a_live_line_that_is_cleared_before_the_summary(
     site = make_site(tmp_path)
     pieces = run_on_a_terminal("build", str(site), "--base-url", BASE, "--lastmod", "mtime")
     screen = b"".join(piece for _, piece in pieces).decode()
-    summary = screen.index("3 URLs in one sitemap")
+    summary = screen.index("nothing needs you\r\n3 URLs in one sitemap")
     reading = screen.index("\rsitemill: reading: 0 of 3 pages")
     # Shown as the slow phase started: well before its end (the summary, SLOW seconds on).
     shown_at = next(at for at, piece in pieces if b"reading: 0 of 3" in piece)
-    done_at = next(at for at, piece in pieces if b"3 URLs in one sitemap" in piece)
+    done_at = next(at for at, piece in pieces if b"nothing needs you" in piece)
     assert done_at - shown_at >= SLOW - 1.0  # a live line within a second of the phase
     assert screen.index("\rsitemill: listing: ") < reading < summary
     # Cleared before the summary: the last redraw is blank, and the summary starts a line.
@@ -89,7 +90,7 @@ def test_off_a_terminal_nothing_but_the_summary(tmp_path: Path) -> None:
     done = run_sitemill("build", str(site), "--base-url", BASE, "--lastmod", "mtime")
     assert done.returncode == 0, done.stderr
     assert done.stderr == ""  # no progress bytes at all on a pipe or a log
-    assert done.stdout.startswith("3 URLs in one sitemap")
+    assert done.stdout.startswith("nothing needs you\n3 URLs in one sitemap")
     assert "\r" not in done.stdout
 
 
@@ -128,3 +129,24 @@ def test_the_line_moves_while_no_count_does(monkeypatch: pytest.MonkeyPatch) -> 
     assert sum(1 for text in drawn if text.startswith("sitemill: history: 0 commits · ")) >= 3
     assert drawn[-1] == "" and drawn[-2].strip() == ""  # wiped at the end, clock stopped
     assert line.clock is not None and not line.clock.is_alive()
+
+
+@pytest.mark.parametrize("by_content", [True, False])
+def test_each_commit_git_log_gives_moves_the_count(tmp_path: Path, by_content: bool) -> None:
+    """A first run on a site with a short history (issue 82: 61 commits over 7 s showed
+    "history: 0 commits" throughout, told every 100th): each commit moves the line."""
+    from gitutil import commit, make_repo
+    from sitemill.config.model import LastmodMode
+    from sitemill.lastmod.history.mode import read_history
+
+    site = make_repo(tmp_path / "site")
+    for day in range(1, 4):
+        commit(site, {f"p{day}.html": f"<title>{day}</title>"}, f"2024-01-0{day}T10:00:00")
+    told: list[tuple[str, int, int | None]] = []
+    paths = ["p1.html", "p2.html", "p3.html"]
+    read_history(
+        LastmodMode.GIT, site, paths, [], None, by_content,
+        lambda phase, done, total: told.append((phase, done, total)),
+    )  # fmt: skip
+    assert told == [("history", n, None) for n in range(4)] + [("history", 3, 3)]
+    assert phase_text(*told[2]) == "history: 2 commits"  # (what the line shows)

@@ -148,6 +148,33 @@ def run_action(
     ``inherited`` are further variables of the runner's environment.
     """
     step = action_run_step()
+    env = action_env(workspace, inputs, inherited)
+    done = subprocess.run(
+        ["bash", "-c", step["run"]],
+        cwd=cwd or workspace,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    output, summary = Path(env["GITHUB_OUTPUT"]), Path(env["GITHUB_STEP_SUMMARY"])
+    return Run(
+        done.returncode,
+        done.stdout,
+        done.stderr,
+        parse_outputs(output.read_text(encoding="utf-8") if output.exists() else ""),
+        summary.read_text(encoding="utf-8") if summary.exists() else "",
+    )
+
+
+def action_env(
+    workspace: Path, inputs: dict[str, str], inherited: dict[str, str] | None = None
+) -> dict[str, str]:
+    """The `run` step's environment as the runner makes it: its env: evaluated with these
+    inputs, over the runner's own variables (and ``inherited``); the output and summary files
+    numbered after those already there."""
+    step = action_run_step()
     unknown = set(inputs) - set(step["defaults"])
     assert not unknown, f"not inputs of action.yml: {unknown}"
     values: dict[str, str] = {**step["defaults"], **inputs}
@@ -170,22 +197,7 @@ def run_action(
         GITHUB_OUTPUT=str(output),
         GITHUB_STEP_SUMMARY=str(summary),
     )
-    done = subprocess.run(
-        ["bash", "-c", step["run"]],
-        cwd=cwd or workspace,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-    return Run(
-        done.returncode,
-        done.stdout,
-        done.stderr,
-        parse_outputs(output.read_text(encoding="utf-8") if output.exists() else ""),
-        summary.read_text(encoding="utf-8") if summary.exists() else "",
-    )
+    return env
 
 
 def action_python(scratch: Path) -> str:
@@ -289,8 +301,27 @@ def test_reports_skipped_pages_as_annotations_and_in_the_summary(project: Projec
         "not in the sitemap: noindex (robots meta noindex)",
     ]
     summary = run.summary
-    assert "### sitemill: 3 URLs in 1 file" in summary
+    # The first line says what needs the user: the skips a user may not expect, not 404.html.
+    assert summary.startswith(
+        "### sitemill: 3 URLs in 1 file; needs you: 2 pages left out (robots.txt 1, noindex 1)\n"
+    )
     assert "- Entry file: `sitemap.xml` (lastmod from git)" in summary
+    # At a glance: the listed pages by their lastmod's month, the skipped ones by reason.
+    assert charts(summary) == [
+        [
+            "xychart-beta",
+            '    title "Listed pages by the month of their lastmod"',
+            '    x-axis ["2023-12", "2024-01"]',
+            '    y-axis "pages"',
+            "    bar [1, 2]",
+        ],
+        [
+            "pie title Pages left out, by reason",
+            '    "excluded" : 1',
+            '    "robots.txt" : 1',
+            '    "noindex" : 1',
+        ],
+    ]
     # 404.html too: counted, not annotated (every site has one)
     assert "Skipped 3 pages:" in summary
     assert "| excluded | 1 |" in summary
@@ -1088,3 +1119,9 @@ def test_summary_shows_images_and_the_site_chrome_left_out() -> None:
     report.images, report.image_chrome = 30, 60
     text = render_summary(report, ["sitemap.xml"], None, "commit is false", [])
     assert "- extensions: 30 images, 60 site-chrome images left out\n" in text
+
+
+def charts(summary: str) -> list[list[str]]:
+    """The Mermaid blocks of a job summary, each as its lines."""
+    blocks = re.findall(r"^```mermaid\n(.*?)^```$", summary, flags=re.MULTILINE | re.DOTALL)
+    return [block.splitlines() for block in blocks]

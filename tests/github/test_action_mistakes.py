@@ -18,12 +18,10 @@ from test_action import (  # noqa: F401 (no_network: a fixture)
 )
 
 from gitutil import commit, git
-from sitemill.config.model import LastmodMode
 from sitemill.errors import ConfigError
 from sitemill.github._mismatch import refuse_mismatch
 from sitemill.github.settings import ACTION_INPUT_ENV, read_inputs
 from sitemill.listing.siteurl import Declared
-from sitemill.report import Report, WriteResult
 
 pytestmark = pytest.mark.usefixtures("no_network")
 
@@ -125,9 +123,8 @@ def test_the_error_names_what_to_fix(
     env = {"GITHUB_WORKSPACE": str(tmp_path), "SITEMILL_BASE_URL": LIVE}
     env[ACTION_INPUT_ENV["path"]] = path
     evidence = [Declared(declared, "canonical on 5 of 5 pages", strong=True)]
-    report = Report(WriteResult(), LastmodMode.MTIME, site_urls=evidence)
     with pytest.raises(ConfigError) as raised:
-        refuse_mismatch(read_inputs(env, tmp_path), report)
+        refuse_mismatch(read_inputs(env, tmp_path), evidence)
     assert raised.value.key == key and advice in str(raised.value)
     env[ACTION_INPUT_ENV["allow-base-url-mismatch"]] = "true"
-    refuse_mismatch(read_inputs(env, tmp_path), report)  # (meant: no error)
+    refuse_mismatch(read_inputs(env, tmp_path), evidence)  # (meant: no error)

@@ -52,6 +52,14 @@ def project_with(tmp_path: Path, files: dict[str | bytes, str | bytes | None]) -
 
 
 OG_HTTPS = {f"public/{path}": og_url(LIVE, path) for path in PAGES}
+
+
+def listing(base: str, *paths: str) -> str:
+    """A sitemap.xml listing ``paths`` under ``base``."""
+    urls = "".join(f"<url><loc>{base}{path}</loc></url>" for path in paths)
+    return f'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">{urls}</urlset>'
+
+
 MISTAKES = {
     "a CNAME naming another domain": (
         {"public/CNAME": "docs.example.org\n"},
@@ -76,6 +84,19 @@ MISTAKES = {
         {"base-url": LIVE, "path": "public/blog"},
         "path",
         "(og:url on 3 of 3 pages)",
+    ),
+    # issue 82: pages without canonicals in a sub-folder; the folder above says where it is.
+    "a sub-folder path its parent's sitemap lists": (
+        {"public/sitemap.xml": listing(LIVE, "", "about.html", "blog/a.html")},
+        {"base-url": LIVE, "path": "public/blog"},
+        "path",
+        "(public/sitemap.xml)",
+    ),
+    "a sub-folder path below the parent's CNAME and sitemap": (
+        {"public/CNAME": "docs.example.org\n", "public/sitemap.xml": listing(LIVE, "about.html")},
+        {"base-url": LIVE, "path": "public/blog"},
+        "path",
+        "(public/CNAME, public/sitemap.xml)",
     ),
 }
 
@@ -165,6 +186,15 @@ def test_one_weak_source_alone_commits(tmp_path: Path) -> None:
     mkdocs = {"mkdocs.yml": "site_name: Docs\nsite_url: https://staging.example.net/\n"}
     project = project_with(tmp_path, mkdocs)  # (site_dir: its default, site/)
     run = run_action(project.workspace, {"base-url": LIVE, "path": "public"})
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert subjects(project.remote) == ["Update sitemap", *BEFORE]
+
+
+def test_a_parents_cname_alone_commits(tmp_path: Path) -> None:
+    """A CNAME above the folder is weak (GitHub Pages may serve a folder below it at the
+    CNAME's root): alone it fails nothing."""
+    project = project_with(tmp_path, {"public/CNAME": "docs.example.org\n"})
+    run = run_action(project.workspace, {"base-url": LIVE, "path": "public/blog"})
     assert run.returncode == 0, run.stdout + run.stderr
     assert subjects(project.remote) == ["Update sitemap", *BEFORE]
 

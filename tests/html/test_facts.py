@@ -352,6 +352,23 @@ layout: default
 <body>{{ content }}</body>
 </html>
 """
+# As in the source trees of jekyll themes and hugo-tranquilpeak-theme (issue 82):
+JEKYLL_DEFAULT = b"""<!DOCTYPE html>
+<html>
+  {% include head.html %}
+  <body>{{ content }}</body>
+</html>
+"""
+TRANQUILPEAK_META = b"""<meta charset="UTF-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="generator" content="Hugo {{ hugo.Version }} with theme Tranquilpeak 0.5.3-BETA">
+<meta name="author" content="{{ .Site.Author.name }}">
+"""
+JEKYLL_GA = b"""<script>
+  var _gaq = _gaq || [];
+  _gaq.push(['_setAccount', '{{ site.analytics.google.tracking_id }}']);
+</script>
+"""
 SPHINX_LIKE = b"""<!DOCTYPE html>
 <html{% if language %} lang="{{ language }}"{% endif %}>
 <head><meta charset="utf-8"></head>
@@ -386,6 +403,11 @@ SPHINX_LIKE = b"""<!DOCTYPE html>
         pytest.param(b"%PDF-1.7\n%\xe2\xe3\xcf\xd3", id="a PDF named .html"),
         pytest.param(b"\x00\x01\x02\xff", id="binary"),
         pytest.param(b'<?xml version="1.0"?>{{ x }}', id="xml declaration, then a template"),
+        # A source tree's layouts and includes beside the built pages (issue 82):
+        pytest.param(JEKYLL_DEFAULT, id="jekyll _layouts/default.html, an include first"),
+        pytest.param(b'<html>\n<head>\n{{ partial "meta" . }}</head>', id="html, head, go"),
+        pytest.param(TRANQUILPEAK_META, id="hugo partial of head tags"),
+        pytest.param(JEKYLL_GA, id="jekyll include of a script"),
     ],
 )
 def test_not_a_page(data: bytes) -> None:

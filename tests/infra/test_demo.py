@@ -32,3 +32,27 @@ def test_the_demo_runs_and_shows_every_output() -> None:
     assert "  gone        /about.html  (no redirect, no page with its content)" in done.stdout
     assert "/docs/guide.html  /docs/guides/guide.html  301" in done.stdout
     assert not (ROOT / "examples" / "out" / "changed-site").exists()
+
+
+def test_the_venv_that_make_demo_sets_up_hides_setuptools_editable_banner() -> None:
+    """`make demo` on a fresh clone installs the project editable first; setuptools' banner of
+    stars ("Editable installation. ... Please be careful with folders ...") is hidden by the
+    filter the Makefile's install runs under (issue 82), and only that warning."""
+    makefile = (ROOT / "Makefile").read_text()
+    (setting,) = [line for line in makefile.splitlines() if line.startswith("EDITABLE_QUIET :=")]
+    name, _, value = setting.removeprefix("EDITABLE_QUIET :=").strip().partition("=")
+    assert "$(EDITABLE_QUIET) $(BIN)/pip install --quiet -e '.[dev]'" in makefile
+    # setuptools.command.editable_wheel's message, emitted as setuptools emits it.
+    emit = (
+        "import warnings\n"
+        "class InformationOnly(UserWarning): pass\n"
+        "warnings.warn('Editable installation.\\n!!\\n  Please be careful with folders', "
+        "InformationOnly)\n"
+        "warnings.warn('another warning', InformationOnly)\n"
+    )
+    env = {"PATH": "/usr/bin:/bin", name: value.strip('"')}
+    done = subprocess.run(
+        [sys.executable, "-c", emit], capture_output=True, text=True, env=env, check=True
+    )
+    assert "Editable installation" not in done.stderr
+    assert "another warning" in done.stderr

@@ -74,6 +74,24 @@ def test_pages_go_in_their_groups_children_and_the_rest_in_the_default_ones(
     assert_valid_sitemaps(out, BASE_URL)  # (the XSDs and the location rule)
 
 
+def test_a_group_that_takes_no_page_is_said_once(tmp_path: Path) -> None:
+    """A group whose include matches no page, and one whose pages an earlier group takes, are
+    one warning each, naming the group (issue 82: they were silent)."""
+    site = site_of(tmp_path / "site", {"about": 2, "blog": 3})
+    news = {"name": "news", "include": ["news/**"]}
+    posts = {"name": "posts", "include": ["blog/p00*.html"]}
+    report = build(site, tmp_path / "out", BLOG, news, posts)
+    said = [warning for warning in report.warnings if "groups[" in warning]
+    assert said == [
+        "groups[2] (news) takes no page: its include matches none, or an earlier group takes "
+        "each; no sitemap-news.xml is written",
+        "groups[3] (posts) takes no page: its include matches none, or an earlier group takes "
+        "each; no sitemap-posts.xml is written",
+    ]
+    assert children(tmp_path / "out") == ["sitemap-1.xml", "sitemap-blog.xml"]
+    assert not [w for w in build(site, tmp_path / "out2", BLOG).warnings if "groups[" in w]
+
+
 def test_one_group_is_an_index_and_a_group_past_one_file_is_numbered(tmp_path: Path) -> None:
     site = site_of(tmp_path / "site", {"blog": 5})
     out = tmp_path / "out"

@@ -111,3 +111,23 @@ def test_the_build_says_what_a_reader_will_miss_before_the_deploy(
     caplog.clear()
     assert main(["build", str(site), "--out", str(out), "--base-url", BASE]) == 0
     assert [r for r in caplog.records if "removed" in r.getMessage()] == []  # (said once)
+
+
+def test_the_first_line_of_the_report_counts_what_a_reader_will_miss(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """issue 82: the closing lines say first whether anything needs the user, counted: the
+    removed URLs by what to do, the noindex page a user may not expect; the warnings that say
+    the removed URLs are not counted again as other warnings."""
+    site, out = tmp_path / "site", tmp_path / "out"
+    built_then_four_removed(site, out)
+    capsys.readouterr()
+
+    assert main(["build", str(site), "--out", str(out), "--base-url", BASE]) == 0
+
+    assert capsys.readouterr().out.splitlines()[0] == (
+        "needs you: 1 removed URL nothing redirects, 1 removed URL to redirect, "
+        "1 page left out (noindex 1)"
+    )
+    assert main(["build", str(site), "--out", str(out), "--base-url", BASE]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == "needs you: 1 page left out (noindex 1)"

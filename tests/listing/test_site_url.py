@@ -116,6 +116,54 @@ def test_cname_names_the_https_root(tmp_path: Path, cname: str, base: str | None
     assert found == ([Declared(base, "CNAME", strong=True)] if base else [])
 
 
+def urlset(*urls: str) -> str:
+    xmlns = "http://www.sitemaps.org/schemas/sitemap/0.9"
+    listed = "".join(f"<url><loc>{url}</loc></url>" for url in urls)
+    return f'<urlset xmlns="{xmlns}">{listed}</urlset>'
+
+
+@pytest.mark.parametrize(
+    ("files", "says"),
+    [
+        # The folder's URL is under the one its parent is served at, its name encoded.
+        ({"public/sitemap.xml": urlset(LIVE, f"{LIVE}2019%20%E6%97%A5%E8%A8%98/")},
+         [strong(f"{LIVE}2019%20%E6%97%A5%E8%A8%98/", "public/sitemap.xml")]),
+        ({"public/sitemap.xml": urlset(LIVE, f"{LIVE}about.html")},  # (it lists none of it)
+         [weak(f"{LIVE}2019%20%E6%97%A5%E8%A8%98/", "public/sitemap.xml")]),
+        ({"public/CNAME": "docs.example.org"},
+         [weak("https://docs.example.org/2019%20%E6%97%A5%E8%A8%98/", "public/CNAME")]),
+        # The nearest folder that says anything speaks; what is not a sitemap says nothing.
+        ({"CNAME": "other.example.net", "public/CNAME": "docs.example.org"},
+         [weak("https://docs.example.org/2019%20%E6%97%A5%E8%A8%98/", "public/CNAME")]),
+        ({"sitemap.xml": "---\nlayout: null\n---\n{% for page in site.pages %}"}, []),
+    ],
+)  # fmt: skip
+def test_a_folder_above_says_where_a_sub_folder_is_served(
+    tmp_path: Path, files: dict[str, str], says: list[Declared]
+) -> None:
+    """issue 82: a sub-folder ``path`` on a site without canonicals was built as the root."""
+    folder = repository(tmp_path, files) / "2019 日記"
+    folder.mkdir()
+    assert tree_site_urls(folder, None, LIVE) == says
+
+
+@pytest.mark.parametrize(
+    ("files", "source"),
+    [
+        ({"mkdocs.yml": f"site_url: {LIVE}docs/\nsite_dir: public\n"}, "mkdocs.yml of mkdocs"),
+        ({"hugo.toml": f'baseURL = "{LIVE}docs"\n', "content/a.md": "a"}, "hugo.toml of hugo"),
+    ],
+)
+def test_the_generator_config_names_a_sub_folder_of_its_output(
+    tmp_path: Path, files: dict[str, str], source: str
+) -> None:
+    """issue 82: ``path: public/2019`` of a site built into public/ is served below the
+    configured URL, not at it."""
+    folder = repository(tmp_path, files) / "2019 年"
+    folder.mkdir()
+    assert tree_site_urls(folder, None, LIVE) == [strong(f"{LIVE}docs/2019%20%E5%B9%B4/", source)]
+
+
 @pytest.mark.parametrize(
     ("state", "run", "counted"),
     [

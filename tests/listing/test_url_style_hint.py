@@ -13,7 +13,7 @@ import pytest
 from conftest import write_site
 from outputlist import build_from_tree
 from sitemill.config.model import load_config
-from sitemill.listing._canonicalstyle import MIN_STYLE_PAGES, StyleHint
+from sitemill.listing.checks import MIN_STYLE_PAGES, StyleHint
 from sitemill.sinks import MemorySink
 from sitemill.urls import UrlStyle
 

@@ -8,8 +8,8 @@ import pytest
 
 import timing
 from sitemill.llms._blocks import RepeatedBlocks
+from sitemill.llms._markdownfiles import twin_bytes
 from sitemill.llms._ownership import SITEMILL_MARK, has_mark_line
-from sitemill.llms._twins import twin_bytes
 from sitemill.llms.conversion import PageMarkdown, page_block_keys, page_markdown
 from sitemill.llms.full import full_head, llms_full_text, page_block
 from sitemill.llms.page import LlmsPage, LlmsSite

@@ -15,8 +15,8 @@ import pytest
 
 from sitemill.llms._blocks import RepeatedBlocks
 from sitemill.llms._files import llms_files
+from sitemill.llms._markdownfiles import twin_bytes
 from sitemill.llms._sitename import site_name
-from sitemill.llms._twins import twin_bytes
 from sitemill.llms.conversion import page_markdown
 from sitemill.llms.full import llms_full_text
 from sitemill.llms.page import LlmsPage, LlmsSite

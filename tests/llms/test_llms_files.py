@@ -4,14 +4,14 @@ reference parser (llms-txt) that the writer must never meet."""
 from __future__ import annotations
 
 import re
-from urllib.parse import unquote, urlsplit
+from urllib.parse import urlsplit
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from llmsreadings import Reading, commonmark_reading, reference_reading
-from sitemill.llms._files import has_llms_txt_mark, llms_files
+from sitemill.llms._files import has_llms_txt_mark, llms_files, path_name
 from sitemill.llms._sitename import common_title_part, own_title, site_name
 from sitemill.llms._text import one_line
 from sitemill.llms.page import LlmsPage, LlmsSite
@@ -85,10 +85,40 @@ def test_a_small_site_reads_the_same_both_ways() -> None:
         ("a", BASE + "a/", "one\ntwo\n\n three ", "- [a](https://example.org/a/): one two three"),
         ("a", BASE + "a/", "", "- [a](https://example.org/a/)"),
         ("a", BASE + "a/", "None", "- [a](https://example.org/a/)"),  # MkDocs' literal
-        (None, BASE + "a%20b/", None, "- [/a b/](https://example.org/a%20b/)"),  # its path
-        ("  ", BASE + "a/", None, "- [/a/](https://example.org/a/)"),
+        # a page without a title goes by its URL's last name, never a path (issue 82)
+        (None, BASE + "a%20b/", None, "- [A b](https://example.org/a%20b/)"),
+        ("  ", BASE + "a/", None, "- [A](https://example.org/a/)"),
+        (
+            None,
+            BASE + "tags/rust-lang/",
+            None,
+            "- [Rust lang](https://example.org/tags/rust-lang/)",
+        ),
+        (
+            None,
+            BASE + "guide/set_up.html",
+            None,
+            "- [Set up](https://example.org/guide/set_up.html)",
+        ),
+        (None, BASE + "posts/page/2/", None, "- [Page 2](https://example.org/posts/page/2/)"),
+        (None, BASE + "docs/index.html", None, "- [Docs](https://example.org/docs/index.html)"),
         ("x", BASE + "a/", "see [y](z)", "- [x](https://example.org/a/): see &#91;y&#93;(z)"),
         ("a`b", BASE + "a/", "c`d", "- [a&#96;b](https://example.org/a/): c&#96;d"),
+        # a code span that closes within its text is a code span (issue 82)
+        (
+            "Use `x`",
+            BASE + "a/",
+            "Set `y` `z",
+            "- [Use `x`](https://example.org/a/): Set `y` &#96;z",
+        ),
+        ("a `b`", BASE + "a/", "``c`d``", "- [a `b`](https://example.org/a/): ``c`d``"),
+        (
+            "`[x]`",
+            BASE + "a/",
+            "` `",
+            "- [&#96;&#91;x&#93;&#96;](https://example.org/a/): &#96; &#96;",
+        ),
+        ("`a` b`", BASE + "a/", "c`", "- [`a` b&#96;](https://example.org/a/): c&#96;"),
         (
             "&#91;",
             BASE + "a/",
@@ -238,12 +268,12 @@ PATH = st.text(alphabet="abz09-.~()[]!$'+,;=:@/", max_size=20)
 
 
 def _own(page: LlmsPage, pages: list[LlmsPage], site: LlmsSite = SITE) -> str:
-    """The title an item shows: the page's less the part most of the titles share; its path
-    when that is the site's name alone."""
+    """The title an item shows: the page's less the part most of the titles share; its URL's
+    last name when that is the site's name alone."""
     shared = common_title_part([title for p in pages if (title := one_line(p.title))])
     title = own_title(one_line(page.title), shared)
     if title == site_name(pages, site) and page.url != site.base_url:
-        return unquote(urlsplit(page.url).path)
+        return path_name(page.url, site.base_url) or site_name(pages, site)
     return title
 
 
@@ -318,7 +348,6 @@ def _in_section_order(pages: list[LlmsPage], reading: Reading) -> list[LlmsPage]
 def test_urls_under_the_base_are_not_parsed_one_by_one(monkeypatch: pytest.MonkeyPatch) -> None:
     # Counting work: a URL that starts with the base URL needs no urlsplit (the one parse per
     # page had made 50,000 pages cost three times as much).
-    from urllib.parse import urlsplit
 
     import sitemill.llms._paths as paths
 
@@ -348,7 +377,7 @@ def test_a_section_of_a_versioned_site_takes_off_its_own_shared_part() -> None:
     ]
 
 
-def test_a_page_titled_with_the_sites_name_alone_is_named_by_its_path() -> None:
+def test_a_page_titled_with_the_sites_name_alone_is_named_by_its_last_name() -> None:
     # dazwilkin (Hugo Ananke): its tag and pager pages' <title> is the site's name alone.
     site = LlmsSite(BASE, BASE + "sitemap.xml", name="(p)retired")
     pages = [
@@ -358,4 +387,40 @@ def test_a_page_titled_with_the_sites_name_alone_is_named_by_its_path() -> None:
     ]
     sections = both(write(pages, site)).sections
     titles = [link[0] for _, links in sections for link in links]
-    assert titles == ["(p)retired", "Post 0", "Post 1", "Post 2", "/tags/go/", "/tags/rust/"]
+    assert titles == ["(p)retired", "Post 0", "Post 1", "Post 2", "Go", "Rust"]  # never a path
+
+
+LONG = (
+    "TL;DR Enable ScrapeConfig to use proxies. I have developed a companion daemon for Ackal "
+    "that provides a functionally close version of the service. One way to deploy it is to use "
+    "Kubernetes and it would be convenient if the metrics were scrapeable: `kubectl apply -f x`"
+)
+
+
+@pytest.mark.parametrize(
+    ("description", "said"),
+    [
+        # a Hugo summary (the post's first paragraphs): its sentences that fit in 200 characters
+        (
+            LONG,
+            "TL;DR Enable ScrapeConfig to use proxies. I have developed a companion daemon for "
+            "Ackal that provides a functionally close version of the service.",
+        ),
+        # no sentence ends within them: the words that fit, and an ellipsis
+        ("word " * 60, ("word " * 39).strip() + "\u2026"),
+        ("A short one. Kept whole.", "A short one. Kept whole."),
+    ],
+)
+def test_a_description_is_cut_where_a_sentence_ends(description: str, said: str) -> None:
+    text = write([LlmsPage(BASE + "a/", "A", description)])
+    assert f"- [A](https://example.org/a/): {said}" in text.splitlines()
+    assert len(said) <= 200
+
+
+def test_a_title_whose_own_part_ends_in_a_separator_still_loses_the_sites_part() -> None:
+    # archcraft's French tag pages (Docusaurus): "Un article tagués avec « gtk » | Archcraft"
+    assert own_title("Un article tagués avec « gtk » | Archcraft", "Archcraft") == (
+        "Un article tagués avec « gtk »"
+    )
+    assert own_title("Archcraft | « x » y", "Archcraft") == "« x » y"
+    assert own_title("Archcraft2 | x", "Archcraft") == "Archcraft2 | x"

@@ -198,6 +198,8 @@ def test_a_main_without_h1_is_read_in_its_whole_page(monkeypatch: pytest.MonkeyP
         "<p><a href='#x'></a>",  # (unclosed: nested empty in-page links, each left out)
         "<li>Last updated on 2024 ",  # (unclosed: nested self-dates, each climbing up)
         "<h2>Part<a href='#p'>¶</a>",  # (unclosed: nested headings and their permalinks)
+        "<ul><li><a href='#a'>A</a></li>",  # (unclosed: nested tables of contents)
+        "<div>Contents<ul><li><a href='#a'>A</a><a href='#b'>B</a></li></ul>",  # (and labels)
     ],
 )
 def test_a_page_s_cost_grows_linearly(filler: str) -> None:
@@ -225,3 +227,64 @@ def test_a_page_s_cost_grows_linearly(filler: str) -> None:
 )
 def test_what_no_reader_sees_is_gone(element: str, kept: bool) -> None:
     assert ("Gone" in markdown_of(f"<main><h1>Guide</h1>{element}<p>Shown.</p></main>")) is kept
+
+
+# What a blog's template writes around a post's text (issue 82; llms.bylines).
+POST = "<main><article><header><h1>Guide</h1>{}</header><p>The post's words.</p>{}</article></main>"
+
+
+@pytest.mark.parametrize(
+    "byline",
+    [
+        # Hugo PaperMod: date, reading time, words, author and edit link in one line
+        "<div class='post-meta'><span>2021-02-04</span>&nbsp;·&nbsp;10 min&nbsp;·&nbsp;2057 words"
+        "&nbsp;·&nbsp;erri120&nbsp;|&nbsp;<a href='https://g.com/e/x.md'>Suggest Changes</a></div>",
+        # Hugo Ananke: the date alone, its pieces beside it
+        "<time datetime='2023-10-13'>October 13, 2023</time>"
+        "<span> - 6 minutes read </span><span> - 1082 words </span>",
+        "<p>Posted on 3 March 2024 by Ann Smith</p>",
+    ],
+)
+def test_a_posts_dateline_is_gone(byline: str) -> None:
+    assert markdown_of(POST.format(byline, "")) == "# Guide\n\nThe post's words.\n"
+
+
+@pytest.mark.parametrize(
+    "kept",
+    [
+        "<p>2024-01-05 was the day we shipped. It went well.</p>",  # a sentence
+        "<pre><code>2020/08/14 18:42:17 loop: mul</code></pre>",  # code
+        "<ul><li>2024-01-05: version 1.2</li><li>2023-12-01: version 1.1</li></ul>",  # a list
+    ],
+)
+def test_a_date_in_the_posts_own_text_stays(kept: str) -> None:
+    assert "20" in markdown_of(POST.format(kept, ""))
+
+
+@pytest.mark.parametrize(
+    "contents",
+    [
+        # Hugo PaperMod: a <details> labelled "Table of Contents" around a <nav> of the headings
+        "<div class='toc'><details><summary>Table of Contents</summary><div><nav>"
+        "<ul><li><a href='#one'>One</a></li><li><a href='#two'>Two</a></li></ul></nav></div>"
+        "</details></div>",
+        "<div><p>On this page</p><ul><li><a href='#one'>One</a><li><a href='#two'>Two</a></ul>"
+        "</div>",
+        "<h2>Contents</h2><ol><li><a href='#one'>One</a></li><li><a href='#two'>Two</a></ol>",
+        "<ul><li><a href='#one'>One</a><ul><li><a href='#two'>Two</a></li></ul></li></ul>",
+    ],
+)
+def test_a_table_of_contents_is_gone(contents: str) -> None:
+    body = f"<main><h1>Guide</h1>{contents}<h2 id='one'>One</h2><p>Words.</p></main>"
+    assert markdown_of(body) == "# Guide\n\n## One\n\nWords.\n"
+
+
+def test_a_list_of_links_to_other_pages_stays() -> None:
+    body = "<main><h1>Guide</h1><ul><li><a href='/a/'>A</a></li><li><a href='/b/'>B</a></li>"
+    body += "</ul></main>"
+    assert markdown_of(body).count("https://example.org/") == 2
+
+
+def test_a_skip_link_is_gone() -> None:
+    body = "<a href='#main'>Skip to main content</a><div><h1>Guide</h1><p>Words.</p></div>"
+    assert markdown_of(body) == "# Guide\n\nWords.\n"

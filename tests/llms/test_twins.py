@@ -7,8 +7,8 @@ from urllib.parse import unquote
 import pytest
 
 from sitemill.filenames.outputs import twin_url
+from sitemill.llms._markdownfiles import twin_bytes, twin_name
 from sitemill.llms._ownership import has_mark_line
-from sitemill.llms._twins import twin_bytes, twin_name
 from sitemill.llms.conversion import PageMarkdown
 from sitemill.llms.page import LlmsPage
 

@@ -11,8 +11,7 @@ import pytest
 from builtincode_source import current_parts, module_source
 
 from sitemill.entries import Alternate, Entry, Image
-from sitemill.render._builtin import builtin_compiled, render_builtin_index
-from sitemill.render._builtincode import BUILTIN_PARTS
+from sitemill.render._builtincode import BUILTIN_PARTS, builtin_compiled, render_builtin_index
 from sitemill.render.compiled import compile_template
 from sitemill.render.environment import load_template, make_environment
 from sitemill.render.indexes import IndexItem, render_index

@@ -2,7 +2,7 @@
 
 The writer (and the jobs above it) run twice over the same entries: as they run in
 production, where the urlset and text templates come compiled to plain Python and the index
-is written without Jinja (sitemill.render._builtin), and with the compiler switched off and the
+is written without Jinja (sitemill.render._builtincode), and with the compiler switched off and the
 templates read by Jinja (an empty templates_dir: each falls back to its built-in file), so that
 Jinja renders every file. Every output file, its content type and the write result must be
 the same, over the layouts the writer produces (one file, splits on count and on bytes, gzip,
@@ -28,7 +28,7 @@ from sitemill.entries import Entry
 from sitemill.errors import TemplateError
 from sitemill.filenames.outputs import ENTRY_TXT, ENTRY_XML
 from sitemill.protocol import ChangeFreq, Precision, format_lastmod
-from sitemill.render import _builtin as builtin
+from sitemill.render import _builtincode as builtin
 from sitemill.render import _split as split
 from sitemill.render import compiled as compiler
 from sitemill.render import renderer

@@ -8,15 +8,15 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
-from sitemill.alternates.languages import folder_versions
 from sitemill.config.alternates import AlternatesSetting, parse_alternates
+from sitemill.entries import Entry
 from sitemill.html.facts import PageFacts
 from sitemill.html.hreflang import X_DEFAULT, normalize_hreflang
 from sitemill.html.links import resolve_url, url_key
+from sitemill.messages import KindCounts
 from sitemill.urls import join_plain
 
 __all__ = [
@@ -30,16 +30,8 @@ __all__ = [
 ]
 
 
-@dataclass
-class AlternateCounts:
+class AlternateCounts(KindCounts[str]):
     """Declared alternates that were left out, by why (with the first example of each)."""
-
-    counts: Counter[str] = field(default_factory=Counter)
-    examples: dict[str, str] = field(default_factory=dict)
-
-    def count(self, kind: str, example: str) -> None:
-        self.counts[kind] += 1
-        self.examples.setdefault(kind, example)
 
     def messages(self) -> Iterator[str]:
         texts = {
@@ -113,3 +105,34 @@ def _key(
             return own_key(joined)
     resolved = resolve_url(href, loc, base_href)
     return None if resolved is None else url_key(resolved)
+
+
+# Language folders: a page's versions across the ``[alternates]`` folders, and its language.
+# The folders of the ``[alternates]`` table (sitemill.config.alternates reads it) serve sites whose
+# pages carry no hreflang links. A page's language is what its cluster or its folder tells (site
+# chrome is counted per language: sitemill.images.chrome).
+def folder_versions(folders: tuple[tuple[str, str], ...], path: str) -> list[tuple[str, str]]:
+    """The (hreflang, site path) of each version of the page at ``path`` (itself included),
+    or none when it lies in no language folder. Its folder is the longest prefix."""
+    for _, prefix in folders:
+        if path.startswith(prefix):
+            rest = path[len(prefix) :]
+            return [(hreflang, other + rest) for hreflang, other in folders]
+    return []
+
+
+def folder_language(folders: tuple[tuple[str, str], ...], path: str) -> str:
+    """The hreflang of the language folder the page at ``path`` lies in, "" for none."""
+    for hreflang, prefix in folders:
+        if hreflang != X_DEFAULT and path.startswith(prefix):
+            return hreflang
+    return ""
+
+
+def cluster_language(entry: Entry) -> str:
+    """The language the entry's hreflang cluster (once resolved) lists its page under, ""
+    when it is in no cluster (or only as x-default)."""
+    for hreflang, href in entry.alternates:
+        if href == entry.loc and hreflang != X_DEFAULT:
+            return hreflang
+    return ""

@@ -101,28 +101,37 @@ def _check_redirects_file(path: Path | None, site_dir: Path) -> None:
 
 
 def _against(args: argparse.Namespace, config: Config, out_dir: Path) -> PreviousState:
-    """The state to compare with: --against, else the one the build would read (where
-    ``state`` keeps it, beside the sitemaps, else ``previous_state``)."""
+    """The state to compare with: --against, else the one the build would read."""
     from sitemill.errors import DiffError
+    from sitemill.filenames.outputs import STATE_NAME
+    from sitemill.state.previous import compared_state
+
+    if args.against:
+        open_builds_state(config, out_dir)  # (a bad ``state`` location: one line now)
+        return compared_state(args.against)
+    found = open_builds_state(config, out_dir)
+    if found is None:
+        raise DiffError(
+            f"no state to compare with: none at {out_dir / STATE_NAME} and no previous_state; "
+            "give --against with the live site's state (BASE_URL/sitemill-state.json.gz)"
+        )
+    return found
+
+
+def open_builds_state(config: Config, out_dir: Path) -> PreviousState | None:
+    """The state a build would start from: where ``state`` keeps it, beside the sitemaps in
+    ``out_dir``, else ``previous_state`` (None: there is none, a first run)."""
     from sitemill.filenames.outputs import STATE_NAME
     from sitemill.state.previous import PreviousState, open_previous, previous_state
     from sitemill.state.store import open_state_store
 
     store = open_state_store(config, s3_client=s3_client)  # (a bad location: one line now)
-    if args.against:
-        return previous_state(args.against)
     if store is not None:
         return PreviousState(store.where, store.read)
     beside = out_dir / STATE_NAME
     if beside.is_file():
         return previous_state(str(beside))
-    found = open_previous(config)
-    if found is None:
-        raise DiffError(
-            f"no state to compare with: none at {beside} and no previous_state; "
-            "give --against with the live site's state (BASE_URL/sitemill-state.json.gz)"
-        )
-    return found
+    return open_previous(config)
 
 
 def print_json(diff: SiteDiff, suggested: dict[str, Any] | None, stream: TextIO) -> None:

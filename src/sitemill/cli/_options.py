@@ -36,6 +36,7 @@ BOOL_FLAGS = (
     "html_sitemap",
     "llms_full",
     "llms_pages",
+    "llms_listings",
     "indexnow_write_key_file",
 )
 VALUE_FLAGS = (

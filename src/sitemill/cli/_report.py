@@ -14,6 +14,7 @@ from sitemill.report import (
     dates_line,
     extensions_line,
     heads_line,
+    needs_line,
     requests_line,
     shards_line,
     style_line,
@@ -28,6 +29,7 @@ def print_report(report: Report, out_dir: str, stream: TextIO) -> None:
     if result.users_named:
         kind += f" and {result.users_named:,} of yours"
     dates = report.lastmod_from or dated_by(report.dates, report.lastmod)
+    say(stream, needs_line(report))  # (the warnings were logged to stderr as they were found)
     say(stream, f"{counted(result.url_count, 'URL')} in {kind} in {out_dir} (lastmod: {dates})")
     if result.written:
         say(stream, f"written: {_names(result.written)}")

@@ -66,6 +66,8 @@ def print_preview(report: Report, where: str, stream: TextIO) -> None:
         say(stream, f"would write: {name}")
     for name in result.deleted:
         say(stream, f"would delete: {name}")
+    if result.llms.decision:
+        say(stream, result.llms.decision)
     if not result.changed:
         say(stream, "nothing would change")
     write_counts(report, stream)

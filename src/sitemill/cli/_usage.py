@@ -11,8 +11,10 @@ import re
 import signal
 import sys
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
+from types import FrameType
 from typing import TYPE_CHECKING, Final, NoReturn, TextIO
 from urllib.parse import urlsplit
 
@@ -48,18 +50,56 @@ def one_line_message(text: str) -> str:
     return " ".join(text.split()) if "\n" in text else text
 
 
-def exit_interrupted() -> int:
-    """Ctrl-C: say so, and exit 130 at once. The pools wait for no work under way
+class _Terminated(KeyboardInterrupt):
+    """SIGTERM (a cancelled CI job, `timeout`, `kill`): the run unwinds as on Ctrl-C (the pools
+    end their workers and wait for nothing: workers.workpool, workers.threadpool)."""
+
+
+@contextmanager
+def terminated_as_interrupt() -> Iterator[None]:
+    """SIGTERM raises a KeyboardInterrupt of its own in the main thread while the block runs
+    (exit_interrupted tells it apart), unless this process was started with it ignored."""
+
+    def terminate(_signum: int, _frame: FrameType | None) -> None:
+        raise _Terminated
+
+    if signal.getsignal(signal.SIGTERM) == signal.SIG_IGN:
+        yield
+        return
+    old = signal.signal(signal.SIGTERM, terminate)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, old)
+
+
+def exit_interrupted(interruption: KeyboardInterrupt) -> int:
+    """Ctrl-C, or SIGTERM (terminated_as_interrupt): say so, and exit at once, 130 (SIGTERM: by
+    that signal, as a killed process ends). The pools wait for no work under way
     (workers.threadpool, workers.workpool), but a thread may still run it (git log over a long
-    history): the interpreter would wait for it at exit, so the process ends here instead."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # (a second Ctrl-C: no traceback now)
-    sys.stderr.write("sitemill: interrupted; nothing half-written was published\n")
-    if threading.active_count() > 1:
+    history): the interpreter would wait for it at exit, so the process ends here instead,
+    after ending the git commands, the workers, the fork server and the resource tracker,
+    which the exit hooks skipped so would leave behind (workers.workpool.stop_workers_now)."""
+    from sitemill.git.run import end_running
+    from sitemill.workers.workpool import stop_workers_now
+
+    for number in (signal.SIGINT, signal.SIGTERM):  # (a second one: no traceback now)
+        signal.signal(number, signal.SIG_IGN)
+    end_running()
+    stop_workers_now()
+    terminated = isinstance(interruption, _Terminated)
+    what = "terminated" if terminated else "interrupted"
+    sys.stderr.write(f"sitemill: {what}; nothing half-written was published\n")
+    if terminated or threading.active_count() > 1:
         with contextlib.suppress(OSError, ValueError):
             sys.stdout.flush()
             sys.stderr.flush()
+        if terminated:
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            signal.raise_signal(signal.SIGTERM)
         os._exit(130)
     signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     return 130
 
 

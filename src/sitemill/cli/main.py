@@ -32,6 +32,7 @@ from sitemill.cli._usage import (
     require_s3_extra,
     s3_client,
     say,
+    terminated_as_interrupt,
 )
 from sitemill.cli._why import add_why_command, run_why_command
 from sitemill.errors import ConfigError, MissingExtraError, SitemillError, SourceError, UsageError
@@ -66,6 +67,10 @@ def build_parser() -> Parser:
     build = add_command(commands, common, "build")
     build.add_argument("site_dir", nargs="?", type=Path, default=Path("."), metavar="SITE_DIR")
     build.add_argument("--out", type=Path, help="output directory (default: SITE_DIR)")
+    build.add_argument(
+        "--dry-run", action="store_true",
+        help="build in memory and print what would be written and what changes; write nothing",
+    )  # fmt: skip
     add_config_flags(build)
 
     urls = add_command(commands, common, "urls")
@@ -109,6 +114,10 @@ def _run_build(args: argparse.Namespace, env: dict[str, str]) -> int:
     from sitemill.state.store import open_state_store
 
     site_dir, out_dir, config = site_and_config(args, env)
+    if args.dry_run:
+        from sitemill.cli._dryrun import run_dry_build
+
+        return run_dry_build(args, config, str(site_dir), str(out_dir))
     state_store = open_state_store(config, s3_client=s3_client)
     previous = open_previous(config)
     with live_line(sys.stderr, quiet=args.quiet) as line:
@@ -219,14 +228,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     handler.setFormatter(_Shown())
     logging.basicConfig(level=logging.ERROR if args.quiet else logging.WARNING, handlers=[handler])
     try:
-        return _COMMANDS[args.command](args, dict(os.environ))
+        with terminated_as_interrupt():
+            return _COMMANDS[args.command](args, dict(os.environ))
     except SitemillError as exc:
         say(sys.stderr, f"sitemill: error: {one_line_message(str(exc))}")
         # A wrong command line or configuration is a usage error; the rest is invalid input.
         usage = isinstance(exc, ConfigError | UsageError | MissingExtraError)
         return EXIT_USAGE if usage else EXIT_INVALID
-    except KeyboardInterrupt:
-        return exit_interrupted()
+    except KeyboardInterrupt as exc:
+        return exit_interrupted(exc)
     except BrokenPipeError:  # (`sitemill build | head`: the reader left; no traceback)
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # (for the last flush)
         return 1

@@ -1,12 +1,14 @@
 """The `diff` command's run: a site's build as a dry run, compared with the state it starts from."""
 # A site directory (diff_tree: `sitemill diff`, the Action's `command: diff`): the ordinary build
 # into memory (the same pages, the same dates: nothing is written) starting from the state compared
-# against, so that its dates are the ones the real build would give; its redirects are read where
-# a removed URL's file would be (a stub: a meta refresh, as Hugo aliases and the redirect plugins
-# write them) and in the host's rules. A bucket (diff_bucket: the Lambda's `{"action": "diff"}`):
-# the ordinary rebuild with nothing written, not the state either; the rebuild itself compares the
-# state it would write with the one it started from (jobs.bucketremoved), asking the bucket only
-# where a removed URL leads. A partitioned state's full rebuild makes the same report
+# against, so that its dates are the ones the real build would give; its redirects are read where a
+# removed URL's file would be (a stub: a meta refresh, as Hugo aliases and the redirect plugins
+# write them) and in the host's rules. `sitemill build --dry-run` (preview_tree) is the same dry
+# build over the output folder's files (an overlay: what it would write and delete), from the state
+# the build would start from, none on a first run. A bucket (diff_bucket: the Lambda's `{"action":
+# "diff"}`): the ordinary rebuild with nothing written, not the state either; the rebuild itself
+# compares the state it would write with the one it started from (jobs.bucketremoved), asking the
+# bucket only where a removed URL leads. A partitioned state's full rebuild makes the same report
 # (scaleout.shardfull), which the front end asks for.
 
 from __future__ import annotations
@@ -20,14 +22,15 @@ from typing import TYPE_CHECKING
 from sitemill.config.model import Config, LastmodMode
 from sitemill.diff.model import SiteDiff
 from sitemill.diff.suggested import Suggested, suggest
-from sitemill.errors import DiffError
+from sitemill.errors import DiffError, StateError
 from sitemill.filenames.outputs import STATE_NAME
 from sitemill.jobs.removedpages import diff_states
 from sitemill.jobs.siteredirects import site_redirects, stub_page
 from sitemill.redirects import RedirectForm, detect_generator, form_for
 from sitemill.report import Progress, Report
 from sitemill.safefs import Root
-from sitemill.sinks.port import MemorySink
+from sitemill.sinks.folders import OverlaySink
+from sitemill.sinks.port import MemorySink, Sink
 from sitemill.state.model import State
 from sitemill.state.parse import parse_state
 from sitemill.state.previous import PreviousState
@@ -73,31 +76,119 @@ def diff_tree(
 ) -> TreeDiff:
     """The change report of the site directory against the state ``against`` names (its
     dry build with the ``outputs`` the front end lists)."""
-    from sitemill.jobs.tree import TreeAsked, build_tree  # (Jinja, the workers: here)
+    _keeps_state(config)
+    data, before = _compared(against, config.base_url)
+    dry = replace(config, llms_full=False, llms_pages=False)  # (no page read again for Markdown)
+    report, written = _dry_build(dry, site_dir, MemorySink(), data, progress, outputs)
+    return _diff_of(config, site_dir, report, (before, data, written))
 
+
+@dataclass
+class TreePreview:
+    """What a build would do (`sitemill build --dry-run`): its report, the files it would
+    write and delete (``sink`` holds them), whether its state would change, and its change
+    report against that state (None: there is none yet, a first run)."""
+
+    report: Report
+    sink: OverlaySink
+    state_changed: bool
+    diff: TreeDiff | None
+
+
+def preview_tree(
+    config: Config,
+    site_dir: Path,
+    out: Sink,
+    against: PreviousState | None,
+    *,
+    progress: Progress | None = None,
+    outputs: Sequence[OutputFeature] = (),
+    output_dir: Path | None = None,
+) -> TreePreview:
+    """The whole build of the site directory into ``out`` (its sitemaps as they are there)
+    from the state ``against`` names, the dry run `diff` makes: nothing is written."""
+    data = None if against is None else against.read()  # (None: a first run, as the build's)
+    sink = OverlaySink(out)
+    report, written = _dry_build(config, site_dir, sink, data, progress, outputs, output_dir)
+    changed = written is not None and written != data
+    before = _parsed(data)
+    diff = None
+    if before is not None and data is not None and before.base_url in (None, config.base_url):
+        diff = _diff_of(config, site_dir, report, (before, data, written))
+    return TreePreview(report, sink, changed, diff)
+
+
+def _parsed(data: bytes | None) -> State | None:
+    """The state in ``data``; None when there is none or it is no state (the build itself
+    warns of that and starts over)."""
+    try:
+        return None if data is None else parse_state(data)
+    except StateError:
+        return None
+
+
+def _keeps_state(config: Config) -> None:
     if not config.content_dates or config.lastmod is LastmodMode.NONE:
         raise DiffError(
             "diff compares the states builds keep, and a build with content_dates = false or "
             'lastmod = "none" keeps none: turn content dates on (the default)'
         )
-    data = against.read()
-    if data is None:
-        raise DiffError(f"no state to compare with at {against.location}")
-    before = parse_state(data)
-    kept = MemorySink({STATE_NAME: data})  # (the dry run's state store: what it would write)
-    store = SinkStateStore(kept)
-    dry = replace(config, llms_full=False, llms_pages=False)  # (no page read again for Markdown)
+
+
+def _dry_build(
+    config: Config,
+    site_dir: Path,
+    sink: Sink,
+    data: bytes | None,
+    progress: Progress | None,
+    outputs: Sequence[OutputFeature],
+    output_dir: Path | None = None,
+) -> tuple[Report, bytes | None]:
+    """The ordinary build with nothing written: into ``sink``, from the state ``data`` (None:
+    a first run); its report and the state it would write."""
+    from sitemill.jobs.tree import TreeAsked, build_tree  # (Jinja, the workers: here)
+
+    kept = MemorySink({} if data is None else {STATE_NAME: data})  # (what it would write)
     report = build_tree(
-        dry, site_dir, MemorySink(), progress=progress, state_store=store,
-        asked=TreeAsked(outputs, dry=True),
+        config, site_dir, sink, progress=progress, output_dir=output_dir,
+        state_store=SinkStateStore(kept), asked=TreeAsked(outputs, dry=True),
     )  # fmt: skip
-    written = kept.files[STATE_NAME]
-    after = before if written == data else parse_state(written)
+    return report, kept.files.get(STATE_NAME)
+
+
+def _diff_of(
+    config: Config, site_dir: Path, report: Report, states: tuple[State, bytes, bytes | None]
+) -> TreeDiff:
+    """The change report of a dry build: ``states``, the state it started from (parsed, and
+    its bytes) and the one it would write."""
+    before, data, written = states
+    after = before if written in (None, data) else parse_state(written)
     style = report.url_style.style if report.url_style is not None else config.url_style
     site = Root(site_dir, hidden=False)
     diff = diff_states(config, before, after, style, site_redirects(site, config.base_url))
     generator = detect_generator(lambda name: stub_page(site, name))
     return TreeDiff(diff, report, before, after, generator)
+
+
+def _compared(against: PreviousState, base_url: str) -> tuple[bytes, State]:
+    """The bytes and the state ``against`` names; a DiffError, one line, when there is none,
+    it is no sitemill state, or it is another site's (another base URL: every page would be
+    "renamed")."""
+    try:
+        data = against.read()
+        if data is None:
+            raise DiffError(f"no state to compare with at {against.location}")
+        before = parse_state(data)
+    except StateError as exc:
+        said = str(exc)  # ("no state at X ...", "not a sitemill state (not gzip)")
+        named = said if against.location in said else f"{against.location} is {said}"
+        raise DiffError(f"cannot compare: {named}") from exc
+    if before.base_url and before.base_url != base_url:
+        raise DiffError(
+            f"{against.location} is the state of {before.base_url}, not of {base_url}: "
+            f"compare with --base-url {before.base_url}, or with a state of {base_url}"
+        )
+    return data, before
 
 
 @dataclass(frozen=True)

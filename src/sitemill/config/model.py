@@ -133,6 +133,7 @@ class Config:
     llms_txt: LlmsMode = LlmsMode.OFF  # llms.txt from the listed pages (sitemill.llms)
     llms_full: bool = False  # llms-full.txt: each listed page's content region as Markdown
     llms_pages: bool = False  # a Markdown twin of each listed page at its URL plus ".md"
+    llms_listings: bool = False  # llms.txt links listing pages too (tags, pagination, ...)
     llms_full_max_bytes: int = DEFAULT_LLMS_FULL_BYTES
     workers: int | None = None  # processes reading a tree's pages; None: the machine's cores
     shards: ShardsMode = ShardsMode.AUTO
@@ -184,6 +185,7 @@ _PARSERS: Final[Mapping[str, Callable[[str, Any], Any]]] = {
     "llms_txt": parse_llms_mode,
     "llms_full": parse_bool,
     "llms_pages": parse_bool,
+    "llms_listings": parse_bool,
     "llms_full_max_bytes": parse_int_range(MIN_LLMS_FULL_BYTES, MAX_LLMS_FULL_BYTES),
     "workers": parse_workers,
     "shards": parse_enum(ShardsMode),

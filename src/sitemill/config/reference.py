@@ -124,6 +124,11 @@ MEANINGS: Final[Mapping[str, str]] = {
         "write a Markdown twin of each listed page at its URL plus `.md` (`guide/` → "
         "`guide/index.html.md`), as llmstxt.org proposes"
     ),
+    "llms_listings": (
+        "list listing pages in `llms.txt` too: a taxonomy's (`tags/`, `categories/`), "
+        "pagination's (`page/N/`, and the first page of what it pages), archives' and search's "
+        "pages, which it leaves out unless set (see [llms.txt](llms.md#listing-pages))"
+    ),
     "llms_full_max_bytes": (
         "the most bytes `llms-full.txt` holds (64 KiB to 64 MiB): it stops before the page "
         "that would pass it, and says so on its last line"

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import signal
 import subprocess
 import tempfile
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -22,7 +23,7 @@ try:
 except ImportError:  # (not on Windows: pipes keep their size)
     fcntl = None  # type: ignore[assignment]
 
-__all__ = ["Git", "GitBatch", "GitStream", "find_top", "git_env", "last_line"]
+__all__ = ["Git", "GitBatch", "GitStream", "end_running", "find_top", "git_env", "last_line"]
 
 Describe = Callable[[bytes, bytes, int], str]
 # A long command's output pipe is widened to this many bytes where the system allows it
@@ -30,12 +31,24 @@ Describe = Callable[[bytes, bytes, int], str]
 # a few page versions ahead while they are read, and the two processes switch far less often
 # than through 64 KiB (5,000 old versions of 200 KB: 1.85 -> 1.53 s of CPU for both sides).
 PIPE_BYTES = 1 << 20
+_RUNNING: set[subprocess.Popen[bytes]] = set()  # the long commands under way (end_running)
 
 
 def last_line(stderr: bytes, stdout: bytes, returncode: int) -> str:
-    """git's last line of error output, which says what failed ("fatal: …") after any hints."""
+    """git's last line of error output, which says what failed ("fatal: …") after any hints;
+    for a git ended by a signal (the OOM killer's SIGKILL) without a word, that signal."""
     lines = stderr.decode("utf-8", "replace").strip().splitlines()
-    return lines[-1] if lines else "no message"
+    if lines:
+        return lines[-1]
+    return f"ended by {_signal_name(-returncode)}" if returncode < 0 else "no message"
+
+
+def interrupted(returncode: int | None) -> None:
+    """Raise KeyboardInterrupt for a git ended by SIGINT: a Ctrl-C reaches the terminal's
+    whole process group, git too, often before this process has raised its own; it is the
+    user's interruption (the CLI exits 130), not a failure of git ("git log failed")."""
+    if returncode == -signal.SIGINT:
+        raise KeyboardInterrupt
 
 
 @dataclass(slots=True)
@@ -93,7 +106,7 @@ class Git:
         """Run a short command to its end; its exit status is the caller's to judge."""
         feed: dict[str, Any] = {"stdin": subprocess.DEVNULL} if stdin is None else {"input": stdin}
         try:
-            return subprocess.run(
+            done = subprocess.run(
                 self.command(args, literal=literal, settings=settings),
                 env=self.env,
                 capture_output=True,
@@ -102,6 +115,8 @@ class Git:
             )
         except OSError as exc:
             raise _cannot_run(exc) from exc
+        interrupted(done.returncode)
+        return done
 
     def without_drivers(self) -> Git:
         """This git, with every configured filter and merge driver switched off: for the
@@ -140,13 +155,14 @@ class Git:
             try:
                 yield handle
             except BaseException:
-                _end(process)
+                _end(process)  # (its output cut short by a Ctrl-C: that is what is said)
                 raise
             if handle.stopped:
                 _end(process)
             # Read to the end, git has finished writing; if not, it gets EPIPE, not a hang.
             process.stdout.close()
             returncode = process.wait()
+            interrupted(returncode)
             if returncode != 0 and not handle.stopped:
                 raise self._failed(args, returncode, errors)
 
@@ -169,10 +185,11 @@ class Git:
                 with contextlib.suppress(BrokenPipeError):
                     process.stdin.close()  # what is still buffered can only be dropped
             except BaseException:
-                _end(process)
+                _end(process)  # (its answers cut short by a Ctrl-C: that is what is said)
                 raise
             process.stdout.close()  # answers left unread: git ends (EPIPE), never hangs
             returncode = process.wait()
+            interrupted(returncode)
             if returncode != 0 or ended_early:
                 raise self._failed(args, returncode, errors)
 
@@ -196,7 +213,11 @@ class Git:
             with process:
                 assert process.stdout is not None
                 _widen(process.stdout)
-                yield process, errors
+                _RUNNING.add(process)
+                try:
+                    yield process, errors
+                finally:
+                    _RUNNING.discard(process)
 
     def _failed(self, args: tuple[str, ...], returncode: int, errors: IO[bytes]) -> GitError:
         errors.seek(0)
@@ -212,10 +233,27 @@ def _widen(pipe: IO[bytes]) -> None:
             fcntl.fcntl(pipe.fileno(), setting, PIPE_BYTES)
 
 
+def end_running() -> None:
+    """End every long git command under way (a thread may be reading one): the run is
+    interrupted and exits without waiting for them, and leaves no git process behind."""
+    for process in list(_RUNNING):
+        with contextlib.suppress(OSError):
+            process.terminate()
+
+
 def _end(process: subprocess.Popen[bytes]) -> None:
+    """End git (its exit status no longer matters), unless a Ctrl-C ended it first: then the
+    error its cut output raised is the interruption (``interrupted``)."""
     if process.poll() is None:
         process.terminate()
-    process.wait()
+    interrupted(process.wait())
+
+
+def _signal_name(number: int) -> str:
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"signal {number}"
 
 
 def _cannot_run(exc: OSError) -> GitError:

@@ -8,26 +8,28 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import PurePosixPath
 from urllib.parse import unquote, urlsplit
 
 from sitemill.errors import ConfigError
 from sitemill.github.settings import Settings
 from sitemill.listing.siteurl import what_the_site_says
-from sitemill.report import Report
+from sitemill.report import Declared
 
 ALLOW_INPUT = "allow-base-url-mismatch"
 
 
-def refuse_mismatch(settings: Settings, report: Report) -> None:
-    """Raise a ConfigError (nothing is committed) when what the site says of its URL (its
-    pages' canonicals and og:url, CNAME, the generator's config, the previous state:
-    listing.siteurl, the decision the CLI warns on) contradicts the run's base URL, unless
-    the ``allow-base-url-mismatch`` input says it is meant (a domain move)."""
+def refuse_mismatch(settings: Settings, evidence: Sequence[Declared]) -> None:
+    """Raise a ConfigError (nothing is written, nothing committed) when what the site says of
+    its URL (``evidence``: its pages' canonicals and og:url, CNAME, the generator's config, the
+    previous state: listing.siteurl, the decision the CLI warns on) contradicts the run's base
+    URL, unless the ``allow-base-url-mismatch`` input says it is meant (a domain move). The
+    tree run asks it once every page is read, before it writes a file (jobs.tree.TreeAsked)."""
     if settings.allow_base_url_mismatch:
         return
     base = settings.config.base_url
-    says = what_the_site_says(base, report.site_urls)
+    says = what_the_site_says(base, evidence)
     if says is None:
         return
     declared, where = says.base, says.where

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import TextIO
 
 from sitemill.config.model import Config, IndexNowMode, env_name
 from sitemill.config.tables import group_names
-from sitemill.errors import ConfigError, SitemillError
+from sitemill.errors import SitemillError
 from sitemill.filenames.groupnames import known_groups
 from sitemill.filenames.outputs import ROBOTS_TXT, STATE_NAME, is_own_name
 from sitemill.github._announce import Announced, Announcer, announce_pending, indexnow_outputs
@@ -20,7 +20,6 @@ from sitemill.github._mismatch import project_site_question, refuse_mismatch
 from sitemill.github._prdiff import diff_pull_request, finish_diff
 from sitemill.github._previous import Messages, action_previous, keeps_state_beside, state_name
 from sitemill.github._push import Pushed, commit_outputs
-from sitemill.github._undo import Undo
 from sitemill.github.commands import (
     append_to,
     log_groups,
@@ -175,18 +174,16 @@ def execute(
     sink = LocalDirSink(settings.out_dir)
 
     def produce() -> list[str]:
-        with _unchanged_if_refused(settings):
-            report = build_tree(
-                settings.config,
-                settings.site_dir,
-                sink,
-                output_dir=settings.out_dir,
-                state_store=state_store,
-                previous=previous,
-                progress=progress,
-                asked=TreeAsked(OUTPUTS),
-            )
-            refuse_mismatch(settings, report)  # (before anything is announced or committed)
+        report = build_tree(
+            settings.config,
+            settings.site_dir,
+            sink,
+            output_dir=settings.out_dir,
+            state_store=state_store,
+            previous=previous,
+            progress=progress,
+            asked=TreeAsked(OUTPUTS, site_url_check=partial(refuse_mismatch, settings)),
+        )  # (refused: nothing written, announced or committed)
         announcer.after_publishing(report, folder_writer(sink))
         reports.append(report)
         return output_names(report, settings.config)
@@ -199,26 +196,6 @@ def execute(
     return Outcome(
         reports[-1], committed.published, committed.not_committed, found, messages.notices
     )
-
-
-@contextmanager
-def _unchanged_if_refused(settings: Settings) -> Iterator[None]:
-    """A run refused within (a ConfigError: a base URL the site contradicts) leaves the site's
-    files, the output folder's and a state kept elsewhere as it found them (github.undo)."""
-    if settings.allow_base_url_mismatch:
-        yield
-        return
-    state = settings.config.state
-    files = [] if state is None or state.startswith("s3://") else [Path(state).absolute()]
-    roots = [settings.site_dir.absolute(), settings.out_dir.absolute()]
-    undo = Undo.take(roots, files, beside=settings.workspace.absolute())
-    try:
-        yield
-    except ConfigError:
-        undo.restore()
-        raise
-    finally:
-        undo.discard()
 
 
 def committed_extras(settings: Settings) -> dict[str, str]:

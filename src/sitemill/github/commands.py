@@ -13,11 +13,10 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import Final, TextIO
 
-from sitemill.entries import SkipReason
 from sitemill.errors import SinkError
 from sitemill.messages import register_secret, shown
 from sitemill.progress import phase_text
-from sitemill.report import Report
+from sitemill.report import ROUTINE_SKIPS, Report
 
 
 def escape_data(text: str) -> str:
@@ -45,13 +44,6 @@ def mask_secret(value: str) -> list[str]:
     for line in lines:
         register_secret(line)
     return [f"::add-mask::{escape_data(line)}\n" for line in lines]
-
-
-# Skips every healthy site has, counted in the summary, never annotated: a warning on every push
-# for each of a Hugo site's pagination aliases teaches a user to ignore the annotations.
-ROUTINE_SKIPS: Final = frozenset(
-    {SkipReason.EXCLUDED, SkipReason.REDIRECT, SkipReason.CANONICAL, SkipReason.DUPLICATE}
-)
 
 
 def skip_annotations(report: Report, site_prefix: str) -> Iterator[str]:

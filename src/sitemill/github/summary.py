@@ -8,10 +8,18 @@ from collections.abc import Sequence
 from typing import Final
 
 from sitemill.entries import SkipReason
+from sitemill.github._charts import dates_chart, skips_chart
 from sitemill.github._push import Pushed
 from sitemill.indexnow.outcome import IndexNowOutcome
 from sitemill.messages import counted, shown
-from sitemill.report import Report, dates_line, extensions_line, shards_line, style_line
+from sitemill.report import (
+    Report,
+    dates_line,
+    extensions_line,
+    needs_line,
+    shards_line,
+    style_line,
+)
 from sitemill.state.pending import CHANGE_KINDS
 
 # The runner shows only a few annotations per step; the summary has the full counts.
@@ -47,14 +55,16 @@ def render_summary(
     *,
     notices: Sequence[str] = (),
 ) -> str:
-    """The Markdown for $GITHUB_STEP_SUMMARY: counts, files, skips by reason, the commit.
+    """The Markdown for $GITHUB_STEP_SUMMARY: whether anything needs the user, counts, files,
+    the dates by month and the skips by reason (charts), the commit.
 
     ``files`` are relative to the workspace; ``out_prefix`` leads to the output directory.
     """
     result = report.result
     count = len(files)
+    needs = markdown_text(needs_line(report))
     lines = [
-        f"### sitemill: {counted(result.url_count, 'URL')} in {counted(count, 'file')}",
+        f"### sitemill: {counted(result.url_count, 'URL')} in {counted(count, 'file')}; {needs}",
         "",
         f"- Entry file: {_code(files[0])} (lastmod from {report.lastmod.value})"
         if files
@@ -76,8 +86,10 @@ def render_summary(
         lines += ["", "> [!NOTE]", f"> {markdown_text(notice)}"]
     if report.indexnow is not None:
         lines += indexnow_table(report.indexnow)
+    lines += dates_chart(report.months)
     skipped = sum(report.skipped.values())
     if skipped:
+        lines += skips_chart(report.skipped)
         lines += ["", f"Skipped {skipped:,} page{'' if skipped == 1 else 's'}:", ""]
         lines += ["| reason | pages | why |", "| --- | ---: | --- |"]
         for reason in SkipReason:  # the order of the README's table, fixed

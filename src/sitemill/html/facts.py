@@ -83,6 +83,14 @@ _DOCUMENT_START: Final = re.compile(
     re.IGNORECASE,
 )
 _ANY_TAG: Final = re.compile(rb"<[A-Za-z!/?]")
+# The skeleton's start tags (without template syntax), which a layout follows with its first
+# directive (<html>\n{% include head.html %}): the layout of a site's source tree.
+_SKELETON: Final = re.compile(rb"<(?:html|head|body)(?=[\t\n\f\r />])[^>{]*+>", re.IGNORECASE)
+# A document's part that a partial begins with (no DOCTYPE, no <html>, no <head>).
+_PART_START: Final = re.compile(
+    rb"<(?:meta|title|link|base|script|style|noscript|body)[\t\n\f\r />]", re.IGNORECASE
+)
+_DIRECTIVES: Final = (b"{{", b"{%", b"<%", b"<?php")
 _UTF8_BOM: Final = b"\xef\xbb\xbf"
 _REL_SPLIT: Final = re.compile(r"[\t\n\f\r ]+")  # rel is a set of tokens split on ASCII space
 
@@ -224,16 +232,26 @@ def _is_document_start(data: bytes) -> bool:
     if doctype is not None:
         # What follows a DOCTYPE shows a layout: "{% block head %}", <html lang="{{ … }}">.
         start = _skip_leading(data, doctype.end())
-        return not data.startswith(_TEMPLATE_OPENERS, start) and not _TEMPLATE_HTML.match(
-            data, start
-        )
+        if data.startswith(_TEMPLATE_OPENERS, start) or _TEMPLATE_HTML.match(data, start):
+            return False
+        return not _is_layout(data, start)
     if data.startswith(_TEMPLATE_OPENERS, start):
         return False
     if _DOCUMENT_START.match(data, start):
-        return True
+        if _PART_START.match(data, start) and _TEMPLATE.search(data, start):
+            return False  # (<meta charset="utf-8"> then {{ .Title }}: a partial, no skeleton)
+        return not _is_layout(data, start)
     # A fragment: a page written by hand may begin with <h1>, but an include or partial
     # (wrong site root) holds template syntax; text without a tag is no page at all.
     return _ANY_TAG.search(data, start) is not None and _TEMPLATE.search(data, start) is None
+
+
+def _is_layout(data: bytes, start: int) -> bool:
+    """Whether a document's skeleton is a template's: a directive right after its first start
+    tags (a title with braces is still a page's: "{{ x }} in Jinja")."""
+    while (tag := _SKELETON.match(data, _skip_leading(data, start))) is not None:
+        start = tag.end()
+    return data.startswith(_DIRECTIVES, _skip_leading(data, start))
 
 
 def _skip_leading(data: bytes, start: int) -> int:

@@ -13,7 +13,7 @@
 # ``/fr/img/logo.svg`` on every French one, each on half the site (a real Docusaurus site kept 772
 # such entries). So the share is counted among the pages of the image's own language: a page's
 # language is the one its hreflang cluster lists it under, else its language folder's, else its
-# ``<html lang>`` (sitemill.alternates.languages). A language of at least MIN_LANGUAGE_PAGES pages
+# ``<html lang>`` (sitemill.alternates.declared). A language of at least MIN_LANGUAGE_PAGES pages
 # is a language of its own; the pages of smaller languages and of no known language are counted
 # together, as one more. An image is compared with the pages of the languages it is shown in (all of
 # them for an image every language shows: the site). A site with fewer than two languages of its own
@@ -25,7 +25,7 @@ from collections import Counter, deque
 from collections.abc import Iterable, Iterator
 from typing import Final
 
-from sitemill.alternates.languages import cluster_language
+from sitemill.alternates.declared import cluster_language
 from sitemill.bounded.dedupe import SeenUrls
 from sitemill.entries import Entry
 

@@ -18,15 +18,16 @@ from typing import Final
 from urllib.parse import urlsplit
 
 from sitemill.errors import RefusedError
+from sitemill.filenames.outputs import ENTRY_XML
 from sitemill.git.trust import find_top
 from sitemill.lastmod.sourcefiles.conventions.base import Project, Tree
-from sitemill.lastmod.sourcefiles.outputfolder import builds_into, config_option
+from sitemill.lastmod.sourcefiles.outputfolder import builds_into, config_option, output_folder
 from sitemill.lastmod.sourcefiles.project import CONFIG_FILES, find_project
 from sitemill.lastmod.sourcefiles.repoview import RepoView
 from sitemill.listing.siteurl import declared_base, site_url_warning
 from sitemill.report import Declared, Report
 from sitemill.safefs import Root
-from sitemill.state.model import State
+from sitemill.urls import encode_path
 from sitemill.writing.sitemapfile import (
     HEAD_BYTES,
     SITEMAPINDEX,
@@ -39,6 +40,7 @@ from sitemill.writing.takeover import Takeover
 CNAME: Final = "CNAME"  # GitHub Pages' custom domain, one name on the file's first line
 _CNAME_BYTES: Final = 512
 _CONFIG_BYTES: Final = 256 * 1024  # a generator's config file, read for one setting
+_SITEMAP_BYTES: Final = 1024 * 1024  # a parent folder's sitemap.xml, read for the URLs it shares
 _HOST: Final = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?")
 # Folders beside a Hugo config.* that make it Hugo's (lastmod.sourcefiles.project), and the file
 # beside a _config.yml that makes it Hexo's.
@@ -46,14 +48,12 @@ _PROJECT_MARKS: Final = ("content", "layouts", "archetypes", "themes", "package.
 log = logging.getLogger(__name__)
 
 
-def say_site_url(
-    base_url: str, site_dir: Path, known: State | None, replaced: Takeover | None, report: Report
-) -> None:
-    """Add to ``report`` what the folder, its repository, the state the run started from
-    (``known``) and the sitemap it ``replaced`` say of the site's URL, and the one warning
-    when that contradicts ``base_url`` (the Action fails on it: github.mismatch)."""
-    state_base = None if known is None else known.base_url
-    report.site_urls.extend(tree_site_urls(site_dir, state_base, base_url, replaced))
+def say_site_url(base_url: str, says: list[Declared], report: Report) -> None:
+    """Add to ``report`` what the folder, its repository, the state the run started from and
+    the sitemap it replaced say of the site's URL (``says``: tree_site_urls), after what its
+    pages said, and the one warning when that contradicts ``base_url`` (the Action refuses
+    it before anything is written: github.mismatch)."""
+    report.site_urls.extend(says)
     for message in site_url_warning(base_url, report.site_urls, report.warnings):
         log.warning("%s", message)
         report.warnings.append(message)
@@ -68,6 +68,7 @@ def tree_site_urls(
     have been the mistake), unless ``base_url`` only moves it from http to https (a
     correction)."""
     found = [_cname(site_dir), _configured(site_dir), _generator_sitemap(replaced)]
+    found += _parents_say(site_dir)
     state = (
         None if state_base is None else declared_base(state_base, "the previous state", strong=True)
     )
@@ -111,36 +112,99 @@ def common_base(urls: list[str]) -> str | None:
     return f"{origin[0]}://{origin[1]}{folder}"
 
 
-def _cname(site_dir: Path) -> Declared | None:
-    """``https://<name>/`` from the folder's CNAME file, when it holds one host name."""
+def _parents_say(site_dir: Path) -> list[Declared]:
+    """What the nearest folder above ``site_dir`` in its repository that says anything says of
+    ``site_dir``'s URL: a folder served at a URL serves each folder below it under that URL
+    (``public/`` at ``https://<CNAME>/`` serves ``public/2019/`` at ``https://<CNAME>/2019/``).
+    Its sitemap.xml is strong when a URL of it is under this folder's URL (the folder is
+    served there), weak when none is; its CNAME is weak (GitHub Pages may serve a folder below
+    it, ``docs/``, at the CNAME's root)."""
+    top = find_top(site_dir)
+    real = Path(os.path.realpath(site_dir))
+    if top is None or top == real:
+        return []
+    parts = real.relative_to(top).parts
+    root = Root(top)
+    for depth in range(len(parts) - 1, -1, -1):  # (the nearest first)
+        folder = "/".join(parts[:depth])
+        below = encode_path("/".join(parts[depth:])) + "/"
+        found = [
+            item
+            for item in (_cname(root, folder, below), _folder_sitemap(root, folder, below))
+            if item is not None
+        ]
+        if found:
+            return found
+    return []
+
+
+def _folder_sitemap(root: Root, folder: str, below: str) -> Declared | None:
+    """``below`` under the base URL the URLs of ``folder``'s sitemap.xml share (the common base
+    of an index's children), strong when a URL of it is there."""
+    path = posixpath.join(folder, ENTRY_XML)
     try:
-        data = Root(site_dir).read(CNAME, _CNAME_BYTES)
+        data = root.read(path, _SITEMAP_BYTES)
+    except (OSError, RefusedError):
+        return None
+    if not data:
+        return None
+    index = sitemap_root(data[:HEAD_BYTES]) == SITEMAPINDEX
+    locs = (index_locs if index else urlset_locs)(data)
+    base = common_base(locs)
+    if base is None:
+        return None
+    url = base + below
+    return declared_base(url, path, strong=any(loc.startswith(url) for loc in locs))
+
+
+def _cname(root: Root | Path, folder: str = "", below: str = "") -> Declared | None:
+    """``https://<name>/`` from the folder's CNAME file, when it holds one host name: strong;
+    with ``below``, the URL of that sub-folder of it: weak."""
+    where = posixpath.join(folder, CNAME)
+    try:
+        data = (root if isinstance(root, Root) else Root(root)).read(where, _CNAME_BYTES)
     except (OSError, RefusedError):
         return None
     lines = (data or b"").decode("utf-8", "replace").strip().splitlines()
     name = lines[0].strip() if lines else ""
     if not _HOST.fullmatch(name):
         return None
-    return declared_base(f"https://{name}/", CNAME, strong=True)
+    return declared_base(f"https://{name}/{below}", where, strong=not below)
 
 
-def _configured(site_dir: Path) -> Declared | None:
-    """The site URL the config of the generator that built ``site_dir`` names: strong when
-    the config builds into this very folder, weak when into another."""
+def generator_project(site_dir: Path) -> tuple[Project, Tree] | None:
+    """The project of the generator that built ``site_dir`` (its config file found in the
+    folder's parent chain, inside its repository), and the view of it that found it."""
     top = find_top(site_dir)
     if top is None or top == Path(os.path.realpath(site_dir)):
         return None
     folder = Path(os.path.realpath(site_dir)).relative_to(top).as_posix()
     tree = Tree(_config_view(top, folder), folder)
     project = find_project(tree, folder, site_dir)
-    if project is None:
+    return None if project is None else (project, tree)
+
+
+def _configured(site_dir: Path) -> Declared | None:
+    """The site URL the config of the generator that built ``site_dir`` names: strong when
+    the config builds into this very folder, or into a folder above it (then the URL of the
+    sub-folder under it: ``public/2019/`` of a site built into ``public/``), weak when into
+    another."""
+    found = generator_project(site_dir)
+    if found is None:
         return None
+    project, tree = found
     settings = tree.settings(project.config)
     url = _site_url(project, {str(key).lower(): value for key, value in settings.items()}, tree)
     if not url:
         return None
+    source = f"{project.config} of {project.family}"
+    output = output_folder(project, tree)
+    site = posixpath.normpath(project.site_dir.strip("/") or ".")
+    if output and output != "." and site.startswith(output + "/"):  # (a sub-folder of it)
+        below = encode_path(site[len(output) + 1 :])
+        return declared_base(f"{url.rstrip('/')}/{below}/", source, strong=True)
     builds_here = builds_into(project, tree)  # (the folder rung 2 takes sources for)
-    return declared_base(url, f"{project.config} of {project.family}", strong=builds_here)
+    return declared_base(url, source, strong=builds_here)
 
 
 def _site_url(project: Project, settings: dict[str, object], tree: Tree) -> str | None:

@@ -135,15 +135,18 @@ def removed_summary(removed: Iterable[Removed]) -> dict[str, Any]:
 
 def removed_warnings(
     removed: Iterable[Removed], base_url: str, served: Callable[[str], bool]
-) -> list[str]:
+) -> tuple[list[str], dict[tuple[str, str], int]]:
     """What a build says of the URLs it removed that a reader will miss, before the deploy
     (`sitemill check` says it again after): those nothing redirects and no page holds (they
     answer 404), and those whose content a new page holds (a redirect to add). A URL the
     new build redirects needs nothing, nor one whose file is still ``served`` (a page left
-    out: noindex, a copy)."""
-    missed = [item for item in removed if not _redirect(item) and not served(item.url)]
-    gone = [item for item in missed if item.verdict is Verdict.GONE]
-    renamed = [item for item in missed if item.verdict is Verdict.RENAMED]
+    out: noindex, a copy). With the warnings, their URLs counted for the first line of the run's
+    summary (report.needs), by what the user is to do: (one, many) -> count."""
+    gone, renamed = _missed(removed, served)
+    needs = {
+        ("removed URL nothing redirects", "removed URLs nothing redirects"): len(gone),
+        ("removed URL to redirect", "removed URLs to redirect"): len(renamed),
+    }
     short = short_urls(base_url)
     found = []
     if gone:
@@ -164,7 +167,16 @@ def removed_warnings(
             f"{'this redirect' if len(renamed) == 1 else 'a redirect for each'} before "
             "this build is deployed, or the old URL answers 404"
         )
-    return found
+    return found, {what: count for what, count in needs.items() if count}
+
+
+def _missed(
+    removed: Iterable[Removed], served: Callable[[str], bool]
+) -> tuple[list[Removed], list[Removed]]:
+    """The removed URLs a reader will miss: those gone, and those a new page holds."""
+    missed = [item for item in removed if not _redirect(item) and not served(item.url)]
+    gone = [item for item in missed if item.verdict is Verdict.GONE]
+    return gone, [item for item in missed if item.verdict is Verdict.RENAMED]
 
 
 def _urls(count: int) -> str:

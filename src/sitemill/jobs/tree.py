@@ -22,7 +22,7 @@ from sitemill.indexnow.pending import tree_pending
 from sitemill.indexnow.run import log_messages, record
 from sitemill.jobs._treehistory import TreeReading, read_pages_and_history
 from sitemill.jobs._treerobots import tree_robots
-from sitemill.jobs._treesiteurl import say_site_url
+from sitemill.jobs._treesiteurl import generator_project, say_site_url, tree_site_urls
 from sitemill.jobs._treestart import TreeStart, start_dating, tree_child_dates
 from sitemill.jobs.removedpages import record_removed, removed_warnings
 from sitemill.jobs.siteredirects import TreeRemoved
@@ -33,7 +33,7 @@ from sitemill.outputs import OutputFeature, PageReading
 from sitemill.pagefilter import reads_candidate
 from sitemill.pipeline import SiteInputs, build_from_pages
 from sitemill.progress import LISTING, Ticker
-from sitemill.report import Progress, Report
+from sitemill.report import Declared, Progress, Report
 from sitemill.rules import is_candidate, is_leftover_html_sitemap, may_be_leftover
 from sitemill.safefs import Root
 from sitemill.shards.layout import ShardSetup
@@ -60,12 +60,16 @@ log = logging.getLogger(__name__)
 @dataclass(frozen=True, slots=True)
 class TreeAsked:
     """What a front end asks of a tree run besides its sitemaps: the ``outputs`` it writes
-    beside them (sitemill.outputs; none unless listed), and a ``watch`` that sees one page
-    dated (sitemill why)."""
+    beside them (sitemill.outputs; none unless listed), a ``watch`` that sees one page
+    dated (sitemill why), and a ``site_url_check`` told everything the site says of its URL
+    (its pages, the folder, its repository, the state, the sitemap it replaces: jobs.treesiteurl)
+    once every page is read, before anything is written: what it raises (the Action's refusal
+    of a base URL the site contradicts) leaves every file as it was."""
 
     outputs: Sequence[OutputFeature] = ()
     watch: PageWatch | None = None
     dry: bool = False  # (why, diff: nothing is deployed, so nothing removed is warned of)
+    site_url_check: Callable[[list[Declared]], None] | None = None
 
 
 _SITEMAPS_ALONE = TreeAsked()
@@ -99,21 +103,20 @@ def build_tree(
     users = _user_sitemaps(config, sink, found, dating, (site_dir, warnings))
     remember = _remembering(config, users)
     known = dating.known if dating is not None else None
+    says = _site_says(config, site_dir, known, found)  # (before anything is written)
     with ExitStack() as stack:  # (the workers, while the pipeline takes what they read)
-        declare = dating is not None and (dating.first_run or dating.known.outdated)
-        reading = TreeReading(config, site_dir, files, robots, declare)
-        dating_mode, git_dates, newest, reads = read_pages_and_history(
+        reading = TreeReading(config, site_dir, files, robots, _declares(dating))
+        mode, git_dates, newest, reads = read_pages_and_history(
             reading, warnings, known, remember, stack, progress
         )
-        precision = config.lastmod_precision
-        plan = TreeDating(dating_mode, precision, git_dates, newest, watch=asked.watch)
-        plan.remember = remember
-        dates = tree_child_dates(config, dating, dating_mode, (site_dir, sink), plan.run_time)
+        plan = TreeDating(mode, config.lastmod_precision, git_dates, newest, remember=remember)
+        plan.watch = asked.watch
+        dates = tree_child_dates(config, dating, mode, (site_dir, sink), plan.run_time)
         if dating is not None:
             looked_at = (file for file in files if reads_candidate(config, robots, file.path))
             plan.start(dating.known, dating.first_run, reads, looked_at, replaced, dating.source)
         site = SiteInputs(
-            robots=robots, lastmod=dating_mode, warnings=warnings, progress=progress,
+            robots=robots, lastmod=mode, warnings=warnings, progress=progress,
             read_facts=lambda path: reads.facts.get(path, ORDINARY_PAGE),
             robots_source=robots_data,  # the same file when the output folder is the site
             remembered=() if known is None else known.outputs, recorded=_digests(known),
@@ -123,14 +126,37 @@ def build_tree(
             style=None if dating is None else dating.known.url_style,
             expected=len(files), dates=dates, named=lambda: users,
             outputs=asked.outputs, pages=tree_reading(site_dir), known=known, keep=remember,
+            site_url_check=_with(asked.site_url_check, says),
         )  # fmt: skip
         report = build_from_pages(config, plan.pages(reads.follow(files)), sink, site)
-    _take_over(config, sink, found, report, dating, (site_dir, asked.dry))
+    _take_over(config, sink, found, report, dating, (says, site_dir, asked.dry))
     if dating is not None:
         plan.remember.robots_sitemaps = users.robots_kept()
         config = keep_style(config, report.url_style, plan.remember)
         _keep_state(config, dating, plan, report, (site_dir, output_dir or site_dir), asked, dates)
     return report
+
+
+def _declares(dating: TreeStart | None) -> bool:
+    """Whether the pages' declared dates are read (TreeReading): on a first run, and after a
+    state of a fingerprint version this sitemill no longer computes (State.outdated)."""
+    return dating is not None and (dating.first_run or dating.known.outdated)
+
+
+def _site_says(
+    config: Config, site_dir: Path, known: State | None, found: Takeover | None
+) -> list[Declared]:
+    """What the folder, its repository, the state the run starts from (``known``) and the
+    sitemap it replaces (``found``) say of the site's URL (jobs.treesiteurl)."""
+    state_base = None if known is None else known.base_url
+    return tree_site_urls(site_dir, state_base, config.base_url, found)
+
+
+def _with(
+    check: Callable[[list[Declared]], None] | None, says: list[Declared]
+) -> Callable[[list[Declared]], None] | None:
+    """``check`` told the pages' word on the site's URL and then what ``says`` of it."""
+    return None if check is None else lambda pages: check([*pages, *says])
 
 
 def tree_reading(site_dir: Path) -> PageReading:
@@ -230,9 +256,12 @@ def _keep_state(
         lookup = TreeRemoved(folders[0], config.base_url)
         diff = record_removed(config, dating.known, remember, config.url_style, lookup)
         if not asked.dry:  # (a dry run deploys nothing: why, diff)
-            for message in removed_warnings(diff.removed, config.base_url, lookup.served):
+            messages, needs = removed_warnings(diff.removed, config.base_url, lookup.served)
+            for message in messages:
                 log.warning("%s", message)
                 report.warnings.append(message)
+            report.needs.update(needs)
+            report.needs_warnings += len(messages)
     report.indexnow = record(
         config,
         dating.known,
@@ -287,17 +316,21 @@ def _take_over(
     found: Takeover | None,
     report: Report,
     dating: TreeStart | None,
-    site: tuple[Path, bool],
+    site: tuple[list[Declared], Path, bool],
 ) -> None:
-    """The generator's sitemap ``found`` replaced; then what it, the folder and the state say
-    of the site's URL, weighed against the run's (jobs.treesiteurl). ``site``: the folder, and
+    """The generator's sitemap ``found`` replaced; then what the site ``says`` of its URL
+    besides its pages (_site_says), weighed against the run's. ``site``: that, the folder, and
     whether the run is dry (why, diff: it replaces nothing, so says nothing of replacing)."""
-    site_dir, dry = site
-    lost = missing_state_warning(dating.store.where) if dating and dating.lost else None
+    says, site_dir, dry = site
+    lost = missing_state_warning(dating.store.where, dry=dry) if dating and dating.lost else None
     first = not dating or dating.first_run
     files = files_of(sink)
+    if found is not None and found.generator is not None and not dry:
+        project = generator_project(site_dir)  # (its advice in the site's own config file)
+        if project is not None and project[0].family == found.generator.name.lower():
+            found.config = project[0].config
     take_over(files, found, report, config.base_url, first=first, lost=lost, dry=dry)
-    say_site_url(config.base_url, site_dir, dating.known if dating else None, found, report)
+    say_site_url(config.base_url, says, report)
 
 
 def outputs_prefix(site_dir: Path, output_dir: Path | None) -> str | None:

@@ -20,10 +20,11 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
-from urllib.parse import unquote, urlsplit
+from urllib.parse import unquote
 
 from sitemill.llms._languages import FilePlan, plan_languages
 from sitemill.llms._paths import is_home, path_below
@@ -36,10 +37,14 @@ from sitemill.llms._text import (
     link_url,
     one_line,
     real_description,
+    short_description,
 )
 from sitemill.llms.page import LlmsPage, LlmsSite
 
 INFO_MARK: Final = "; written by sitemill."
+_INDEX: Final = re.compile(r"index\.html?")
+_EXTENSION: Final = re.compile(r"\.[A-Za-z0-9]{1,5}$")
+_WORD_BREAKS: Final = re.compile(r"[-_]+")
 # Titles a section needs for the part most of them share to be the template's (below, two titles
 # sharing a first part may be one series: "Foo: Part 1", "Foo: Part 2"); the file's part else.
 _SECTION_PAGES: Final = 4
@@ -153,7 +158,21 @@ def _item(page: LlmsPage, shared: str, site: tuple[str, str]) -> str:
     title = own_title(one_line(page.title), shared)
     if title == site[0] and not is_home(page.url, site[1]):
         title = ""
-    title = title or one_line(unquote(urlsplit(page.url).path)) or "/"
+    title = title or path_name(page.url, site[1]) or site[0]
     link = f"- [{inline_text(title)}]({link_url(page.url)})"
-    description = real_description(page.description)
+    description = short_description(page.description)
     return f"{link}: {inline_text(description)}" if description else link
+
+
+def path_name(url: str, base_url: str) -> str:
+    """The name a page without a title of its own goes by: its URL's last folder or file name,
+    words apart and the first capitalised (``/tags/rust-lang/`` -> "Rust lang",
+    ``/guide/setup.html`` -> "Setup", ``/page/2/`` -> "Page 2"), never a path; "" for the
+    home page."""
+    names = [one_line(unquote(name)) for name in path_below(url, base_url).split("/")]
+    names = [name for name in names if name and not _INDEX.fullmatch(name)]
+    last = _EXTENSION.sub("", names[-1]) if names else ""
+    if last.isdigit() and len(names) > 1:  # ("page/2/": "Page 2")
+        last = f"{names[-2]} {last}"
+    words = " ".join(_WORD_BREAKS.sub(" ", last).split())
+    return words[:1].upper() + words[1:]

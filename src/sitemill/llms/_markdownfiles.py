@@ -10,13 +10,17 @@ import hashlib
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from functools import partial
+from urllib.parse import unquote, urlsplit
 
 from sitemill.config.model import Config
-from sitemill.filenames.outputs import LLMS_FULL
+from sitemill.filenames.outputs import LLMS_FULL, twin_url
 from sitemill.lastmod.fingerprint.versions import HTML_SUFFIXES
-from sitemill.llms._sitename import site_name
-from sitemill.llms._text import real_description
-from sitemill.llms._twins import twin_bytes, twin_name
+from sitemill.llms._files import path_name
+from sitemill.llms._markdown import headings_down
+from sitemill.llms._ownership import SITEMILL_MARK
+from sitemill.llms._paths import is_home
+from sitemill.llms._sitename import common_title_part, own_title, site_name
+from sitemill.llms._text import heading_text, one_line, real_description
 from sitemill.llms.conversion import ListedPage, PageMarkdown, site_markdowns
 from sitemill.llms.page import LlmsPage, LlmsSite
 from sitemill.state.llmsfiles import is_llms_file
@@ -43,8 +47,9 @@ def markdown_files(
     (``workers``: one per core by default), the same bytes as in one."""
     if page_bytes is None:
         return {}
+    shared = common_title_part([title for page in pages if (title := one_line(page.title))])
     listed: list[ListedPage] = [
-        (page, partial(_read, page_bytes, key))
+        (_own_titled(page, shared, site.base_url), partial(_read, page_bytes, key))
         for page, key in zip(pages, keys, strict=True)
         if key is not None and key.lower().endswith(HTML_SUFFIXES)
     ]
@@ -89,6 +94,18 @@ def _twins(
         yield page
 
 
+def _own_titled(page: LlmsPage, shared: str, base_url: str) -> LlmsPage:
+    """``page`` titled as its block's and twin's H1 say it: its <title> less the part most of
+    the site's titles share (the site's name: "Installation — Python-Markdown 3.10.3
+    documentation" -> "Installation"), and one titled with that part alone by its URL's last
+    name (a tag page: "Rust"), as llms.txt links it (llms.files)."""
+    title = one_line(page.title)
+    own = own_title(title, shared)
+    if own and own == shared and not is_home(page.url, base_url):
+        own = path_name(page.url, base_url) or own
+    return page if own == title else replace(page, title=own)
+
+
 def _read(page_bytes: _PageBytes, key: str) -> bytes:
     return page_bytes(key) or b""
 
@@ -118,3 +135,32 @@ def markdown_source_digest(
             return ""
         digest.update(repr((page, key, printed)).encode())
     return digest.hexdigest()
+
+
+# A listed page's Markdown twin: its name beside the page (llmstxt.org) and its bytes.
+# llmstxt.org proposes a page's Markdown "at the same URL as the original page, but with .md
+# appended", and "index.html.md" for a URL without a file name: /guide/ -> guide/index.html.md,
+# /guide.html -> guide.html.md; a clean URL (/guide, served from guide.html or guide/index.html)
+# gets guide.md. The twin is the page's title as its H1, sitemill's mark, then the page's
+# Markdown with its headings one level down (llms.markdown.headings_down).
+def twin_name(url: str, base_url: str) -> str | None:
+    """The path of the twin of the page at ``url``, relative to the site's root ``base_url``
+    (decoded: a file's name); None for a URL outside the site."""
+    page, base = urlsplit(url), urlsplit(base_url)
+    root = base.path if base.path.endswith("/") else base.path + "/"
+    if (page.scheme, page.netloc) != (base.scheme, base.netloc):
+        return None
+    path = page.path or "/"
+    if not (path + "/").startswith(root):
+        return None
+    twin = twin_url(path if path.startswith(root) else root)  # (the root's own: /docs)
+    return unquote(twin[len(root) :])
+
+
+def twin_bytes(converted: PageMarkdown) -> bytes:
+    """The twin of one page: ``# Title`` (its URL when it has none; escaped as llms.txt
+    escapes a heading: llms.text), the mark, its Markdown; UTF-8, LF, ending with one LF."""
+    title = heading_text(one_line(converted.page.title) or one_line(converted.page.url))
+    body = headings_down(converted.markdown).strip("\n")
+    text = f"# {title}\n\n{SITEMILL_MARK}\n" + (f"\n{body}\n" if body else "")
+    return text.encode()

@@ -9,7 +9,8 @@
 #   that belongs to the page (not inside an article) unless it holds the page's <h1>, what a reader
 #   does not read as text (script, style, template, noscript, svg, buttons, form controls, a form
 #   that holds no heading), what no reader sees (a hidden attribute, an inline display: none),
-#   heading permalinks and self-dates ("Last updated on <date>");
+#   heading permalinks and self-dates ("Last updated on <date>"), a post's dateline, a table of
+#   contents and a skip link (llms.bylines);
 # - a region whose one outermost <article> holds the page's <h1> (or the region holds none) and
 #   no <h1> beside it narrows to it; a region of several articles stays whole (fingerprint
 #   version 5: a Hugo blog's home page holds its intro in one article, its posts' teasers in
@@ -28,6 +29,7 @@ from urllib.parse import urljoin
 
 from bs4 import BeautifulSoup, Tag
 
+from sitemill.llms._bylines import drop_contents, drop_datelines, is_skip_link
 from sitemill.llms._parsing import main_slice, page_head, page_text
 from sitemill.llms._treewalk import drop_each, short_text, tags_of
 
@@ -92,6 +94,7 @@ def content_region(data: bytes, url: str) -> Region:
 def _parts(soup: BeautifulSoup, title: str, whole: bool = False) -> tuple[Tag, ...] | None:
     """The region's parts in ``soup``; None when ``soup`` is not the whole page and the region
     is no <main> or holds no <h1>."""
+    drop_contents(soup)
     _drop_furniture(soup)
     region = _region(soup)
     if not whole and region.name != "main":
@@ -107,6 +110,7 @@ def _parts(soup: BeautifulSoup, title: str, whole: bool = False) -> tuple[Tag, .
     for part in parts:
         _drop_permalinks(part)
         _drop_self_dates(part)
+        drop_datelines(part)
     return parts
 
 
@@ -191,7 +195,8 @@ def _title_block(soup: BeautifulSoup, region: Tag, title: str) -> Tag | None:
 
 
 def _drop_permalinks(part: Tag) -> None:
-    """Leaves out each heading's permalink (see _WORDLESS) and each empty in-page link."""
+    """Leaves out each heading's permalink (see _WORDLESS), each empty in-page link and each
+    skip link (llms.bylines)."""
     tags = tags_of(part)
     in_heading: set[int] = set()  # (one walk down: an unclosed tag may nest thousands deep)
     for tag in tags:
@@ -206,6 +211,8 @@ def _drop_permalinks(part: Tag) -> None:
         if words is None:
             return False
         if id(link) in in_heading and "#" in href and not _WORDLESS.search(words):
+            return True
+        if is_skip_link(link, words):
             return True
         return href.startswith("#") and not words and link.find("img") is None
 

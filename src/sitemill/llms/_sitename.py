@@ -22,6 +22,8 @@ from sitemill.llms.page import LlmsPage, LlmsSite
 
 # A separator between a title's parts: a dash, bar, bullet, colon or slash with space each side.
 _SEPARATOR: Final = re.compile(r"\s+[-|:/~\u00b7\u2022\u00bb\u2013\u2014]\s+")
+_SEPARATOR_END: Final = re.compile(_SEPARATOR.pattern + "$")
+_SEPARATOR_START: Final = re.compile(_SEPARATOR.pattern)
 
 
 def site_name(pages: Sequence[LlmsPage], site: LlmsSite) -> str:
@@ -55,14 +57,10 @@ def own_title(title: str, shared: str) -> str:
     "Installation"); the whole title when it is nothing but that part."""
     if not shared or title == shared:
         return title
-    parts = list(_SEPARATOR.finditer(title))
-    if not parts:
-        return title
-    first, last = parts[0], parts[-1]
-    if title[last.end() :] == shared:
-        return title[: last.start()]
-    if title[: first.start()] == shared:
-        return title[first.end() :]
+    if title.endswith(shared) and (end := _SEPARATOR_END.search(title[: -len(shared)])):
+        return title[: end.start()]  # (a separator right before: "« gtk » | Archcraft" too)
+    if title.startswith(shared) and (start := _SEPARATOR_START.match(title[len(shared) :])):
+        return title[len(shared) + start.end() :]
     return title
 
 

@@ -35,6 +35,8 @@ import re
 from typing import Final
 from urllib.parse import quote
 
+from sitemill.html.title import ELLIPSIS
+
 _WHITE: Final = re.compile(r"\s+")
 # Characters no reader sees, removed from page text: C0 controls but white space, DEL, C1
 # controls, the Arabic letter mark, LRM/RLM, the bidi embeddings and overrides (U+202A-U+202E)
@@ -56,6 +58,7 @@ _ENTITY_START: Final = re.compile(_REFERENCE_START)
 _BACKSLASH_ESCAPE: Final = re.compile(_ESCAPING_BACKSLASH)
 _INLINE: Final = {"[": "&#91;", "]": "&#93;", "`": "&#96;", "<": "&lt;", "~": "&#126;"}
 _INLINE_CHARS: Final = re.compile(r"[\[\]`<]|~(?=~)|(?<=~)~")
+_TICKS: Final = re.compile("`+")
 # A line that starts with one of these opens a block (a heading, a quote, a list, a fence, a
 # thematic break, an HTML block) where the text must be a paragraph's: "> # x" is a heading. An
 # ordered list's marker is a number and "." or ")" before a space; mistletoe takes one with no
@@ -66,6 +69,11 @@ _CLOSING_HASHES: Final = re.compile(r"(?:^|\s)#+$")
 # Characters a link destination may hold as they are (RFC 3986's, and "%" of an existing escape);
 # "(" and ")" are not among them (the reference parser ends a URL at the first ")").
 _URL_SAFE: Final = "!#$%&'*+,/:;=?@[]~"
+# An llms.txt item's description is kept to this many characters, cut where a sentence ends
+# (short_description): search engines show about 160 of a meta description.
+DESCRIPTION_CHARS: Final = 200
+_SENTENCE_END: Final = re.compile(r"[.!?\u2026](?=\s)|[\u3002\uff01\uff1f]")
+_SHORTEST_CUT: Final = 40  # (a cut shorter than this says too little: the words that fit)
 NO_DESCRIPTION: Final = "None"  # what MkDocs writes in a page's description when it has none
 
 
@@ -107,12 +115,66 @@ def real_description(text: str | None) -> str:
     return "" if line == NO_DESCRIPTION else line
 
 
+def short_description(text: str | None, limit: int = DESCRIPTION_CHARS) -> str:
+    """A page's description as an llms.txt item says it (real_description): whole within
+    ``limit`` characters, else its sentences that fit (a Hugo summary is the post's first
+    paragraphs, code and all), else its words that fit and an ellipsis."""
+    line = real_description(text)
+    if len(line) <= limit:
+        return line
+    ends = [end.end() for end in _SENTENCE_END.finditer(line, 0, limit + 1)]
+    if ends and ends[-1] >= _SHORTEST_CUT:
+        return line[: ends[-1]].rstrip()
+    cut = line[: limit - 1]
+    if " " in cut[_SHORTEST_CUT:]:
+        cut = cut[: cut.rindex(" ")]
+    return cut.rstrip(" ,;:-") + ELLIPSIS
+
+
 def inline_text(text: str) -> str:
     """A one-line text for the middle of a line (a link's title, a description): what either
-    reading would take for structure written as a character reference (controls removed)."""
-    text = _ENTITY_START.sub("&amp;", without_controls(text))
+    reading would take for structure written as a character reference (controls removed), but
+    a code span that closes within the text and holds nothing else to escape, which is written
+    as it is (`` `ScrapeConfig` ``: both readings show it so, see _code_spans)."""
+    text = without_controls(text)
+    pieces: list[str] = []
+    done = 0
+    for start, end in _code_spans(text):
+        pieces += [_referenced(text[done:start]), text[start:end]]
+        done = end
+    return "".join([*pieces, _referenced(text[done:])])
+
+
+def _referenced(text: str) -> str:
+    text = _ENTITY_START.sub("&amp;", text)
     text = _BACKSLASH_ESCAPE.sub("&#92;", text)
     return _INLINE_CHARS.sub(lambda match: _INLINE[match.group()], text)
+
+
+def _code_spans(text: str) -> list[tuple[int, int]]:
+    """Where ``text``'s code spans are, as CommonMark pairs backtick runs (a run closes at the
+    next run of as many backticks), those whose content needs no reference (_referenced leaves
+    it as it is: no "[", "]", "<", "&" reference or escaping "\\"), so that CommonMark shows
+    it as the reference parser reads it. A run with no closing run in the text is written as
+    references: it could close with one of another text on the line (a title's with a
+    description's, hiding the link)."""
+    runs = list(_TICKS.finditer(text))
+    spans: list[tuple[int, int]] = []
+    index = 0
+    while index < len(runs):
+        opening = runs[index]
+        width = len(opening.group())
+        closing = next(
+            (at for at in range(index + 1, len(runs)) if len(runs[at].group()) == width), None
+        )
+        if closing is None:
+            index += 1
+            continue
+        content = text[opening.end() : runs[closing].start()]
+        if content.strip() and _referenced(content.replace("`", "")) == content.replace("`", ""):
+            spans.append((opening.start(), runs[closing].end()))
+        index = closing + 1
+    return spans
 
 
 def block_text(text: str) -> str:

@@ -196,8 +196,7 @@ class LlmsOutputs:
         return self._take(entries) if self.on else entries
 
     def _take(self, entries: Iterator[Entry]) -> Iterator[Entry]:
-        from sitemill.llms._entrypages import home_rank  # (only when on)
-        from sitemill.llms.page import LlmsPage
+        from sitemill.llms.page import LlmsPage, home_rank  # (only when on)
 
         base = self.config.base_url
         for entry in entries:
@@ -220,17 +219,23 @@ class LlmsOutputs:
             self.keep.llms, self.keep.llms_source = result.llms.files, result.llms.source
 
     def _files(self, result: WriteResult) -> dict[str, bytes]:
-        from sitemill.llms._entrypages import without_shared_descriptions
         from sitemill.llms._files import llms_files
+        from sitemill.llms.page import without_shared_descriptions
 
         site = self._site()
         pages = without_shared_descriptions(self.pages)
         files: dict[str, bytes] = {}
         if self.config.llms_txt is not LlmsMode.OFF:
-            made = llms_files(pages, site, group_order=[g.name for g in self.config.groups])
+            linked, listings = pages, 0
+            if not self.config.llms_listings:
+                from sitemill.llms._listings import without_listings
+
+                linked, listings = without_listings(pages, site.base_url)
+            made = llms_files(linked, site, group_order=[g.name for g in self.config.groups])
             files |= made.files
-            log.info("%s", made.decision)
-            result.llms.decision = made.decision
+            decision = made.decision + _listings_said(listings)
+            log.info("%s", decision)
+            result.llms.decision = decision
         if self.config.llms_full or self.config.llms_pages:
             from sitemill.llms._markdownfiles import markdown_source_digest
 
@@ -368,6 +373,17 @@ def _users_message(users: list[str]) -> str:
     return (
         f"{first}{more} is there already and sitemill did not write it: left as it is "
         '(llms_txt = "replace" lets sitemill write llms.txt and llms-full.txt over yours)'
+    )
+
+
+def _listings_said(count: int) -> str:
+    """What the run's llms.txt line adds of the listing pages left out (llms.listings)."""
+    if not count:
+        return ""
+    pages = "page" if count == 1 else "pages"
+    return (
+        f"; {count:,} listing {pages} (tags, categories, pagination, archives, search) not "
+        "linked (llms_listings = true links them)"
     )
 
 

@@ -2,7 +2,6 @@
 # Read from the rules a build serves (`_redirects`, S3 routing rules). Text in, text out.
 
 from sitemill.redirects._formchoice import detect_generator, form_for, generator_form
-from sitemill.redirects._netlifytoml import parse_netlify_toml
 from sitemill.redirects._render import redirect_notes, render_redirects
 from sitemill.redirects._routingrules import parse_routing_rules
 from sitemill.redirects._rules import RedirectRules
@@ -12,7 +11,7 @@ from sitemill.redirects.model import (
     RedirectForm,
     is_redirect_status,
 )
-from sitemill.redirects.netlifyfile import parse_redirects_file
+from sitemill.redirects.netlifyfile import parse_netlify_toml, parse_redirects_file
 
 __all__ = [
     "MAX_ROUTING_RULES",

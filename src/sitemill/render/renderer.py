@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from sitemill.entries import Entry, UrlBlocks
-from sitemill.render._builtin import builtin_compiled, render_builtin_index
+from sitemill.render._builtincode import builtin_compiled, render_builtin_index
 from sitemill.render._split import render_compiled, render_sitemaps
 from sitemill.render.indexes import IndexItem, check_well_formed, render_index, render_indexes
 from sitemill.render.rendered import RenderedSitemap

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from sitemill.config.model import Config
 from sitemill.errors import SourceError
+from sitemill.filenames.outputs import STATE_NAME
 from sitemill.indexnow.outcome import PendingStore
 from sitemill.indexnow.pending import ObjectPending, StatePending
 from sitemill.jobs.bucket import bucket_pending_store
@@ -39,8 +40,18 @@ def bucket_record(
     pending = _one_object_pending(config, client, site)
     state = pending.state()
     if state is None:
-        raise SourceError(NO_RECORD.format(where=f"{site.bucket}/{site.root}"))
+        said = NO_RECORD.format(where=f"{site.bucket}/{site.root}")
+        raise SourceError(said if config.state else said + _stack_state(site))
     return state, state.digests, pending
+
+
+def _stack_state(site: BucketSite) -> str:
+    """Where the S3 stack (infra/template.yaml) keeps the state it names, as the flag to pass:
+    in its own state bucket, never beside the sitemaps."""
+    return (
+        f"; the S3 stack keeps its state in its own bucket (its StateBucketName output): "
+        f"pass --state s3://<StateBucketName>/{site.bucket}/{site.root}{STATE_NAME}"
+    )
 
 
 def bucket_pending(config: Config, client: S3Client, site: BucketSite) -> PendingStore:

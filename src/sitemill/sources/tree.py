@@ -5,13 +5,13 @@ from __future__ import annotations
 import errno
 import os
 import stat
-from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 
 from sitemill.errors import SourceError
+from sitemill.messages import KindCounts
 from sitemill.safefs import is_hidden, relative_inside
 
 
@@ -46,16 +46,8 @@ class WalkSkip(Enum):
     LOOP = ("symbolic link loop", "symbolic link loops")
 
 
-@dataclass
-class WalkSkips:
+class WalkSkips(KindCounts[WalkSkip]):
     """The walk's tally of what it left out, by reason, with the first path of each."""
-
-    counts: Counter[WalkSkip] = field(default_factory=Counter)
-    examples: dict[WalkSkip, str] = field(default_factory=dict)
-
-    def add(self, reason: WalkSkip, path: str) -> None:
-        self.counts[reason] += 1
-        self.examples.setdefault(reason, path)
 
     def messages(self) -> list[str]:
         """One line per reason (a link farm can hold thousands): count, kind and an example."""
@@ -100,17 +92,17 @@ def walk_tree(root: Path, skipped: WalkSkips | None = None) -> Iterator[TreeFile
             if item.is_symlink():
                 target = _link_target(item.path, root_real)
                 if isinstance(target, WalkSkip):
-                    tally.add(target, path)
+                    tally.count(target, path)
                     continue
                 found = os.stat(target)
                 if stat.S_ISDIR(found.st_mode):
                     # Inside the root and out of dot-folders: its own path is walked.
-                    tally.add(WalkSkip.DIRECTORY_LINK, path)
+                    tally.count(WalkSkip.DIRECTORY_LINK, path)
                     continue
             else:
                 found = item.stat(follow_symlinks=False)
         except FileNotFoundError:  # gone since the directory was listed
-            tally.add(WalkSkip.BROKEN, path)
+            tally.count(WalkSkip.BROKEN, path)
             continue
         except OSError as exc:
             raise SourceError(f"cannot read {item.path}: {exc.strerror or exc}") from exc
@@ -120,12 +112,12 @@ def walk_tree(root: Path, skipped: WalkSkips | None = None) -> Iterator[TreeFile
         elif stat.S_ISDIR(mode):
             key = (found.st_dev, found.st_ino)
             if key in walked:
-                tally.add(WalkSkip.REPEATED, path)
+                tally.count(WalkSkip.REPEATED, path)
                 continue
             walked.add(key)
             stack.append((path + "/", iter(_listing(item.path))))
         else:
-            tally.add(WalkSkip.NOT_REGULAR, path)
+            tally.count(WalkSkip.NOT_REGULAR, path)
 
 
 def _root_status(root: Path) -> os.stat_result:

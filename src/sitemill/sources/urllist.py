@@ -50,7 +50,7 @@ def read_url_list(
             except OverflowError as exc:  # in UTC, past the calendar's end (or its start)
                 if not stamp.lstrip().startswith("9999-"):
                     raise _not_w3c(name, number, stamp) from exc
-                lastmod = stamp.strip()  # (after any run's time: jobs.urllistdates drops it)
+                lastmod = stamp.strip()  # (after any run's time: jobs.urllist drops it)
             except ValueError as exc:
                 raise _not_w3c(name, number, stamp) from exc
         yield ListedUrl(url, lastmod, number)

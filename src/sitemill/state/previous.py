@@ -15,7 +15,7 @@ from urllib.parse import urlsplit
 
 from sitemill.config.model import Config
 from sitemill.config.values import PREVIOUS_NONE
-from sitemill.errors import ConfigError, RefusedError
+from sitemill.errors import ConfigError, RefusedError, StateError
 from sitemill.filenames.outputs import MAX_STATE_READ_BYTES
 from sitemill.messages import redact
 from sitemill.safefs import read_regular
@@ -71,6 +71,37 @@ def open_previous(config: Config) -> PreviousState | None:
     if location is None or location == PREVIOUS_NONE:
         return None
     return previous_state(location)
+
+
+def compared_state(location: str) -> PreviousState:
+    """The state ``location`` names to compare with (`sitemill diff --against`): with no first
+    run to fall back to, one that is not there or cannot be read is a StateError (one line),
+    never a warning."""
+    text = location.strip()
+    if _SCHEME.match(text) is None:
+        path = Path(text)
+        return PreviousState(text, lambda: _read_compared(path))
+    return previous_state(text, fetch=_download_compared)
+
+
+def _read_compared(path: Path) -> bytes:
+    try:
+        return read_regular(path, MAX_STATE_READ_BYTES, whole=True)
+    except FileNotFoundError:
+        raise StateError(f"no state at {path} (no such file)") from None
+    except RefusedError as exc:
+        raise StateError(str(exc)) from None
+    except OSError as exc:
+        raise StateError(f"cannot read {path}: {exc.strerror or exc}") from None
+
+
+def _download_compared(url: str) -> bytes:
+    from sitemill.state.download import download  # the network's modules, only when needed
+
+    data = download(url)
+    if data is None:
+        raise StateError(f"no state at {redact(url)} (HTTP 404 or 410)")
+    return data
 
 
 def read_previous_file(path: Path, limit: int = MAX_STATE_READ_BYTES) -> bytes | None:

@@ -115,8 +115,14 @@ def base_move_warning(before: str | None, now: str | None) -> str | None:
     )
 
 
-def missing_state_warning(where: str) -> str:
-    """A first run beside sitemaps of an earlier run: the state was lost (or never kept)."""
+def missing_state_warning(where: str, *, dry: bool = False) -> str:
+    """A first run beside sitemaps of an earlier run: the state was lost (or never kept).
+    ``dry``: a run that writes nothing (why, a dry build) says what it can still tell."""
+    if dry:
+        return (
+            f"no state at {where} yet: pages are dated as on a first run, from evidence "
+            "only (git history, source files, declared dates); a build keeps the state there"
+        )
     return (
         f"no state at {where}, but sitemaps of an earlier run are there: dates start over, "
         "from evidence only (was the state deleted? `aws s3 sync --delete` of a build folder "

@@ -17,6 +17,10 @@ import threading
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from types import FrameType
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from signal import _HANDLER  # (what signal.signal returns: a callable, SIG_DFL, SIG_IGN)
 
 
 @contextmanager
@@ -46,21 +50,27 @@ def _masked() -> Iterator[None]:
 @contextmanager
 def _deferred() -> Iterator[None]:
     """The main thread's Ctrl-C noted during the block and answered at its end, as it would
-    have been (KeyboardInterrupt, or the handler in place)."""
-    caught: list[FrameType | None] = []
+    have been (KeyboardInterrupt, or the handler in place); a SIGTERM too, where a handler of
+    this process answers it (the CLI's: cli.usage)."""
+    caught: list[tuple[int, FrameType | None]] = []
 
-    def note(_signum: int, frame: FrameType | None) -> None:
-        caught.append(frame)
+    def note(signum: int, frame: FrameType | None) -> None:
+        caught.append((signum, frame))
 
-    old = signal.signal(signal.SIGINT, note)
+    old: dict[signal.Signals, _HANDLER] = {signal.SIGINT: signal.signal(signal.SIGINT, note)}
+    if callable(signal.getsignal(signal.SIGTERM)):
+        old[signal.SIGTERM] = signal.signal(signal.SIGTERM, note)
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, old)
-        if caught and callable(old):
-            old(signal.SIGINT, caught[0])
-        elif caught and old == signal.SIG_DFL:
-            signal.raise_signal(signal.SIGINT)
+        for number, handler in old.items():
+            signal.signal(number, handler)
+        for signum, frame in caught[:1]:  # (the first answered: it ends the run)
+            answer = old[signal.Signals(signum)]
+            if callable(answer):
+                answer(signum, frame)
+            elif answer == signal.SIG_DFL:
+                signal.raise_signal(signum)
 
 
 def ignore_interrupts() -> None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 import os
+import sys
 from collections.abc import Callable, Iterator, Sequence
 from itertools import repeat
 from logging import LogRecord
@@ -243,6 +244,26 @@ def _stop_at_exit() -> None:
 
     _STOPPING.append(True)
     atexit.register(_stop_helpers)
+
+
+def stop_workers_now() -> None:
+    """For a run that exits at once, interrupted, without its exit hooks (a thread may still
+    wait on git: cli.usage): every worker killed, the semaphores of the pools' queues given
+    back (else the resource tracker, finding them at its end, warns of "leaked semaphore
+    objects"), then the fork server and the resource tracker stopped and waited for: nothing
+    of the run is left behind."""
+    if "multiprocessing" not in sys.modules:
+        return  # (no pool was ever started)
+    import multiprocessing
+    from multiprocessing import util
+
+    children = multiprocessing.active_children()
+    for process in children:
+        process.kill()
+    for process in children:
+        process.join()
+    util._run_finalizers(0)  # type: ignore[attr-defined]  # (what a normal exit runs first)
+    _stop_helpers()
 
 
 def _stop_helpers() -> None:

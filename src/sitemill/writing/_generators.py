@@ -47,6 +47,20 @@ class Generator:
         """``MkDocs'``, ``Hugo's``: the generator's name as a possessive."""
         return self.name + ("'" if self.name.endswith("s") else "'s")
 
+    def setting_in(self, config: str | None) -> str:
+        """``setting``, in the file and syntax of the site's ``config`` (its path, when the
+        generator's project was found): Hugo reads TOML, YAML and JSON alike."""
+        if self is not HUGO:
+            return self.setting
+        extension = (config or "").rpartition(".")[2].lower()
+        if extension in ("yaml", "yml"):
+            return f"turn it off with `disableKinds: [sitemap]` in {config}"
+        if extension == "json":
+            return f'turn it off with `"disableKinds": ["sitemap"]` in {config}'
+        if extension == "toml":
+            return f'turn it off with `disableKinds = ["sitemap"]` in {config}'
+        return self.setting
+
     def writes_child(self, name: str) -> bool:
         """Whether ``name`` (relative to the folder of its index) is one the generator's index
         gives the generator's own sitemaps; any other name it names is the user's."""
@@ -62,7 +76,8 @@ MKDOCS: Final = Generator(
 )
 HUGO: Final = Generator(
     "Hugo",
-    'turn it off with `disableKinds = ["sitemap"]` in hugo.toml',
+    'turn it off with `disableKinds = ["sitemap"]` in hugo.toml (in hugo.yaml: '
+    "`disableKinds: [sitemap]`)",
     children=re.compile(r"[a-z]{2,3}(?:[-_][a-z0-9]{1,8})*/sitemap\.xml", re.IGNORECASE),
 )
 JEKYLL: Final = Generator(

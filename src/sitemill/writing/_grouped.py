@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Iterable, Iterator
 from typing import Final
 
@@ -25,6 +26,8 @@ from sitemill.writing._generators import looks_like_sitemills
 from sitemill.writing.groupkind import kind_name, kind_of
 from sitemill.writing.layouts import Out, RenderSitemaps, render_planned, suffix_of
 from sitemill.writing.publish import Publisher
+
+log = logging.getLogger(__name__)
 
 Children = Iterator[tuple[str, RenderedSitemap]]
 _SNIFF: Final = 4_096  # bytes of a file enough to tell whose it is
@@ -48,7 +51,24 @@ def grouped_children(
     for entry in listed:
         kinds[kind(entry)].append(entry)
     del listed
+    _say_empty_groups(config, kinds, out)
     return _numbered(kinds, config, render), False
+
+
+def _say_empty_groups(config: Config, kinds: list[list[Entry]], out: Out) -> None:
+    """One warning per group that takes no page of the site (a glob that matches nothing is a
+    mistake that is otherwise silent). Said where every page is seen, not by a shard's pass of
+    a distributed run, which sees only its own pages."""
+    suffix = suffix_of(config)
+    for number, group in enumerate(config.groups, start=1):
+        if not kinds[number]:
+            message = (
+                f"groups[{number}] ({group.name}) takes no page: its include matches none, or "
+                f"an earlier group takes each; no {group_child_name(group.name, suffix, 1)} "
+                "is written"
+            )
+            log.warning("%s", message)
+            out.result.warnings.append(message)
 
 
 def _numbered(kinds: list[list[Entry]], config: Config, render: RenderSitemaps) -> Children:

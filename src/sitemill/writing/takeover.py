@@ -77,6 +77,7 @@ class Takeover:
     twins: list[str] = field(default_factory=list)  # folder-relative paths to delete
     users: list[KeptSitemap] = field(default_factory=list)  # named sitemaps that stay
     named: NamedSitemaps | None = None  # what its index names, sorted once (sorted_once)
+    config: str | None = None  # the generator's config file, where its project was found
 
     def message(self) -> str:
         """One line: whose sitemap is replaced (or stays), what goes with it, how to turn
@@ -87,7 +88,7 @@ class Takeover:
             named += " sitemill did not write (no state names it)"
             setting = "if a tool writes it on every build, turn that off or run sitemill after it"
         else:
-            setting = self.generator.setting
+            setting = self.generator.setting_in(self.config)
         if self.kept:
             if self.generator is not None and self.generator.setting_beside_text:
                 setting = self.generator.setting_beside_text

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import gzip
 import logging
 import tempfile
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from concurrent.futures import Future
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import partial
@@ -26,12 +28,13 @@ from sitemill.report import WriteResult
 from sitemill.shards.layout import ShardSetup
 from sitemill.shards.plan import MAX_SHARDS
 from sitemill.sinks import Sink
+from sitemill.workers.threadpool import interruptible_pool
 from sitemill.writing._grouped import grouped_children, refuse_others
-from sitemill.writing._stagedfiles import StagedFile, stage_children
 from sitemill.writing.childdates import ChildDates
 from sitemill.writing.layouts import (
     Out,
     PublishedOutput,
+    note_sitemap,
     rendered_last,
     shard_children,
     split_children,
@@ -41,6 +44,7 @@ from sitemill.writing.usersitemaps import UserSitemaps
 
 if TYPE_CHECKING:
     from sitemill.writing.ownbytes import OwnFiles
+
 
 log = logging.getLogger(__name__)
 
@@ -66,7 +70,8 @@ class WriteSetup:
     those: writing.ownbytes, which asks the ``owners``: the features of the run's list that
     answer for their files). ``outputs``: the run's started outputs (sitemill.outputs);
     those that go up with the sitemaps (PublishedOutput) render before anything is published and
-    publish after the index."""
+    publish after the index. ``before_publishing`` is told once every entry is rendered, before
+    the first file goes to the sink: what it raises leaves every file as it was."""
 
     on_file: Callable[[str, int], None] | None = None
     robots_source: bytes | None = None
@@ -81,6 +86,7 @@ class WriteSetup:
     recorded: Mapping[str, str] = field(default_factory=dict)
     outputs: Sequence[object] = ()
     owners: Sequence[OwnFiles] = ()
+    before_publishing: Callable[[], None] | None = None
 
 
 _NO_SETUP: Final = WriteSetup()
@@ -110,13 +116,18 @@ def write_sitemaps(
         digests=setup.digests, named=setup.named,
     )  # fmt: skip
     remembered = setup.remembered
-    publisher_for = partial(
-        Publisher, sink, content_type, partial(_record, result),
-        StateClaims(remembered, setup.recorded, setup.owners, config.base_url),
-        setup.staging, out.locs,
-        groups=known_groups(group_names(config.groups), remembered),
-        configured=group_names(config.groups),
-    )  # fmt: skip
+
+    def publisher_for() -> Publisher:  # (called once, when the first file is to go up)
+        if setup.before_publishing is not None:
+            setup.before_publishing()
+        return Publisher(
+            sink, content_type, partial(_record, result),
+            StateClaims(remembered, setup.recorded, setup.owners, config.base_url),
+            setup.staging, out.locs,
+            groups=known_groups(group_names(config.groups), remembered),
+            configured=group_names(config.groups),
+        )  # fmt: skip
+
     children, max_per_index = _children(entries, setup.shards, render, out, publisher_for)
     if children is not None:
         _publish_children(children, out, setup.on_file, publisher_for, max_per_index, setup.dates)
@@ -254,3 +265,59 @@ def explain_empty_run(skipped: Counter[SkipReason]) -> Iterator[None]:
         else:
             why = "none found, or none matched include/exclude"
         raise NoPagesError(f"no pages to list: {why}; nothing was written") from None
+
+
+# Staging rendered children in a temporary folder, each written while the next one renders.
+# Fixed compression level and mtime 0: the same input gives the same bytes.
+_GZIP_LEVEL: Final = 6
+
+
+@dataclass(frozen=True, slots=True)
+class StagedFile:
+    """A staged child: its name and the <lastmod> its index gives it."""
+
+    name: str
+    lastmod: str | None  # the newest page's, then (with a state) when its bytes changed
+
+
+def stage_children(
+    rendered: Iterator[tuple[str, RenderedSitemap]],
+    staging: Path,
+    out: Out,
+    on_file: Callable[[str, int], None] | None,
+) -> list[StagedFile]:
+    """Stage each of ``rendered`` in the folder ``staging``; count it in ``out.result``."""
+    config, result, check = out.config, out.result, out.renderer.check
+    stage = partial(_stage_file, compress=config.gzip, result=result, digest=out.digests)
+    children: list[StagedFile] = []
+    # Compressing and writing a child (zlib and file I/O release the GIL) overlaps with
+    # rendering the next one; at most two children are held in memory at a time.
+    with interruptible_pool(1, "sitemill-stage") as pool:
+        pending: deque[Future[None]] = deque()
+        for name, sitemap in rendered:
+            check(name, sitemap)
+            pending.append(pool.submit(stage, staging / name, sitemap))
+            children.append(StagedFile(name, sitemap.lastmod))
+            result.files.append(name)
+            result.url_count += sitemap.url_count
+            if on_file is not None:
+                on_file(name, result.url_count)
+            while len(pending) > 1:
+                pending.popleft().result()
+            del sitemap  # only the staging thread holds this file now
+        for future in pending:
+            future.result()
+    return children
+
+
+def _stage_file(
+    path: Path, sitemap: RenderedSitemap, *, compress: bool, result: WriteResult, digest: bool
+) -> None:
+    if compress:
+        data = gzip.compress(sitemap.data, compresslevel=_GZIP_LEVEL, mtime=0)
+        path.write_bytes(data)
+        note_sitemap(result, path.name, data, sitemap, digest=digest)
+        return
+    with path.open("wb") as file:  # in its parts: the file is never copied whole
+        file.writelines(sitemap.parts)
+    note_sitemap(result, path.name, sitemap.parts, sitemap, digest=digest)

@@ -55,6 +55,30 @@ def test_control_characters_and_a_permalink_anchors_symbols_are_no_words() -> No
     assert fingerprint_html(joined, url=URL) != fingerprint_html(page("<p>👨👩</p>"), url=URL)
 
 
+def test_a_permalink_glyph_moved_into_css_or_beside_a_label_is_no_change() -> None:
+    # vuepress2 (VuePress 2.0.0-beta.67 -> rc.21, one deploy): the heading's "#" anchor became a
+    # self link around the heading's words, its glyph drawn by CSS. sphinx-immaterial: a
+    # rubric's "¶" taken out, a field list's "¶" moved from before its ":" to after it.
+    def heading(inner: str) -> bytes:
+        return page(f'<h2 id="use" tabindex="-1">{inner}</h2><p>Run.</p>')
+
+    old = heading('<a class="header-anchor" href="#use" aria-hidden="true">#</a> Use')
+    new = heading('<a class="header-anchor" href="#use"><span>Use</span></a>')
+    assert fingerprint_html(old, url=URL) == fingerprint_html(new, url=URL)
+    assert text_of(reduce_html(new, url=URL)).endswith("We met. Use Run.")
+    renamed = heading('<a class="header-anchor" href="#use"><span>Use it</span></a>')
+    assert fingerprint_html(renamed, url=URL) != fingerprint_html(new, url=URL)
+
+    def api(field: str, rubric: str) -> bytes:
+        return page(f'<dl><dt>{field}</dt><dd>x</dd></dl><p class="rubric">{rubric}</p><p>Run.</p>')
+
+    glyph = '<a class="headerlink" href="#example" title="Permalink">¶</a>'
+    before = api(f"Parameters{glyph}:", f"Example{glyph}")
+    after = api(f"Parameters:{glyph}", "Example")
+    assert fingerprint_html(before, url=URL) == fingerprint_html(after, url=URL)
+    assert fingerprint_html(api("Returns:", "Example"), url=URL) != fingerprint_html(after, url=URL)
+
+
 @pytest.mark.parametrize(
     ("before", "after"),
     [

@@ -45,7 +45,8 @@ def read_history(
         return LastmodMode.MTIME, None
     if mode is LastmodMode.MTIME:
         return mode, None
-    commits = Ticker(progress, HISTORY)
+    # (each commit told: git log may take seconds for a few dozen, each naming many files)
+    commits = Ticker(progress, HISTORY, every=1)
     history = (
         read_file_versions(site_dir, set(paths), dirty, commits.to)
         if by_content
