@@ -35,7 +35,8 @@ _NAMING: Final = b"principles"
 _LINK_END: Final = "E"  # (the token of a link's end: fingerprint.targetmarks.LINK_END_MARK)
 # The person of an edit's key (edit_key) since a link's query rewritten one way is named by its
 # move (history.targetmoves, issue 79) and what an edit kept but moved is named beside it
-# (moved_within), an edit of letter case alone named RECASED (history.respacing), after a
+# (moved_within), an edit of letter case alone named RECASED (history.respacing) and a link that
+# stood several times and went no link moved onto the page (targetmoves.self_links), after a
 # page's own path spelled as its reduction spells
 # its links (history.stopedits.own_path), and each stop's sketch kept (editparts.edit_sketch): a
 # name an earlier sitemill remembered is not recalled. At most 9 bytes, so that with "/exact",
