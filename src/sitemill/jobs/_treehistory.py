@@ -157,6 +157,7 @@ def _dated(
     found, pages = walking
     reads.complete()  # (the walk wants them all; each worker fills its own PageMemo)
     unread = (reads.deferred, partial(read_whole, root))
+    stubs = frozenset(path for path, facts in reads.facts.items() if facts and facts.refresh)
     told = Ticker(progress, DATES, start=False)
     dated = date_by_content(
         found,
@@ -166,7 +167,7 @@ def _dated(
         workers,
         unread,
         told,
-        Reducing(_fingerprint(config, reduce_file, pages), config.base_url),
+        Reducing(_fingerprint(config, reduce_file, pages), config.base_url, stubs),
     )
     reads.fingerprints.update(dated.fingerprints)
     reads.sketches.update(dated.sketches)

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from sitemill.lastmod.fingerprint.targetmarks import MARK_EDGE, TITLE_END
 from sitemill.lastmod.history import edits
-from sitemill.lastmod.history._respacing import RESPACED, respaced
+from sitemill.lastmod.history._respacing import RECASED, RESPACED, recased, respaced
 from sitemill.lastmod.history.datevalues import RESPELLED, is_respelled, named_by_kind
 from sitemill.lastmod.history.edits import hash_edit, names_of
 
@@ -36,6 +36,8 @@ def first_names_of(newer: str, older: str, own: str) -> tuple[str, str, edits.Mo
         return RESPACED, RESPACED, moves
     if is_respelled(newer, older):
         return RESPELLED, RESPELLED, moves
+    if recased(*sequences):  # (since issue 79: an edit of letter case alone, history.respacing)
+        return RECASED, RECASED, moves
     removed, added = moves
     tokens = (*removed, *added)
     if first_words(new) != first_words(old):

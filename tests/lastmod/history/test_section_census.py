@@ -4,6 +4,7 @@ like a site where a page was re-dated so (text our own)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -15,7 +16,7 @@ from gitutil import commit, make_repo, unix
 from sitemill.lastmod.fingerprint.digest import fingerprint_file, reduce_file, reduce_html
 from sitemill.lastmod.history import _templateedits as templateedits
 from sitemill.lastmod.history._probes import PROBE, section_of
-from sitemill.lastmod.history._respacing import RESPACED
+from sitemill.lastmod.history._respacing import RECASED, RESPACED
 from sitemill.lastmod.history._sectioncensus import census_templates, section_changes
 from sitemill.lastmod.history._stopedits import STAMP_EDIT
 from sitemill.lastmod.history.contentdates import Reducing, date_by_content, read_file_versions
@@ -52,20 +53,26 @@ def test_a_tag_renamed_on_most_posts_moves_none_whose_later_edits_stopped_the_ot
     expect(dated(tmp_path, builds), {f"c/{name}": 2 for name in later})
 
 
+def tag_pages(head: Callable[[str], tuple[str, str]], listed: dict[str, int]) -> Build:
+    """Tag pages, each with the title and heading ``head`` gives its tag's name, over the
+    posts it lists (``listed``: how many)."""
+    pages = {}
+    for name in NAMES:
+        title, heading = head(name)
+        posts = "".join(
+            f'<article><h2><a href="/posts/{name}-{n}/">{name} {n}</a></h2></article>'
+            for n in range(listed.get(name, 1))
+        )
+        pages[f"tags/{name}/index.html"] = page(title, heading + posts)
+    return pages
+
+
 def tags(label: str, listed: dict[str, int]) -> Build:
     """Tag pages of a Hexo NexT blog: the tag's name beside its label (``label`` joins them:
-    a theme that put them on one line), over the posts it lists (``listed``: how many)."""
-    return {
-        f"tags/{name}/index.html": page(
-            f"Tag: {name} | Blog",
-            f"<h1>{name}{label}<small>Tag</small></h1>"
-            + "".join(
-                f'<article><h2><a href="/posts/{name}-{n}/">{name} {n}</a></h2></article>'
-                for n in range(listed.get(name, 1))
-            ),
-        )
-        for name in NAMES
-    }
+    a theme that put them on one line)."""
+    return tag_pages(
+        lambda name: (f"Tag: {name} | Blog", f"<h1>{name}{label}<small>Tag</small></h1>"), listed
+    )
 
 
 def test_a_label_respaced_on_most_tag_pages_moves_none(tmp_path: Path) -> None:
@@ -88,6 +95,88 @@ def test_a_respacing_is_named_alike_on_every_page_and_rewords_nothing() -> None:
     assert not rewords(RESPACED)
     # Words joined where the page's own text changed as well are the page's own edit.
     assert rewords(edit("cache", " ", "s"))
+
+
+def named_tags(spell: Callable[[str], str], listed: dict[str, int]) -> Build:
+    """Tag pages of a Hugo Congo site: the tag's name (spelled by ``spell``) as the page's
+    title, its heading and its breadcrumb's last crumb."""
+    crumbs = '<ol><li><a href="/tags/">Tags</a></li><li>{}</li></ol><h1>{}</h1>'
+    return tag_pages(
+        lambda name: (f"{spell(name)} · Blog", crumbs.format(spell(name), spell(name))), listed
+    )
+
+
+def test_each_tag_capitalised_on_its_own_page_moves_none(tmp_path: Path) -> None:
+    # Congo 2.8 capitalised each tag's name where its own page shows it ("users" made "Users"
+    # on tags/users/ alone): one edit on every tag page, though each recased its own word;
+    # new posts were listed since on four, which stops their walks before the recasing.
+    later = {name: 2 for name in ("three", "four", "five", "six")}
+    builds = [named_tags(str, {}), named_tags(str.capitalize, {})]
+    expect(
+        dated(tmp_path, [*builds, named_tags(str.capitalize, later)]),
+        {f"tags/{name}": 2 for name in later},
+    )
+
+
+def with_stubs(build: Build, lang: str = "en") -> Build:
+    """``build`` with Hugo's redirect stub beside each of its pages (``x/page/1/``, where a
+    paginated list's first page sends the reader on to the list itself), in ``lang``."""
+    stubs = {
+        path.replace("index.html", "page/1/index.html"): (
+            f'<!DOCTYPE html><html lang="{lang}"><head><title>{BASE}{path[:-10]}</title>'
+            f'<link rel="canonical" href="{BASE}{path[:-10]}"><meta name="robots" content='
+            f'"noindex"><meta charset="utf-8"><meta http-equiv="refresh" content="0; url='
+            f'{BASE}{path[:-10]}"></head></html>\n'
+        )
+        for path in build
+    }
+    return {**build, **stubs}
+
+
+def test_redirect_stubs_beside_a_section_are_no_pages_of_its_census(tmp_path: Path) -> None:
+    # Congo's tag pages, each beside its stub (42 and 42, the stubs re-rendered once before),
+    # recased in a release that also reworded more docs pages, each its own way, than there
+    # are tag pages: the recasing is most of the tag pages the commit changed, not of all it
+    # changed, and the stubs, unchanged, would halve the section.
+    later = {name: 3 for name in ("three", "four", "five", "six")}
+    before, after = named_tags(str, {}), named_tags(str.capitalize, {})
+    builds = [
+        {**with_stubs(before, "en-AU"), **reworded(False)},
+        {**with_stubs(before), **reworded(False)},
+        {**with_stubs(after), **reworded(True)},
+        {**with_stubs(named_tags(str.capitalize, later)), **reworded(True)},
+    ]
+    late = {f"tags/{name}": 3 for name in later} | {f"docs/{word}": 2 for word in WORDS}
+    expect(dated(tmp_path, builds), late)
+
+
+WORDS = ("alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel")
+
+
+def reworded(edited: bool) -> Build:
+    """Guides of a docs section, each given a note in its own words when ``edited``."""
+    return {
+        f"docs/{word}/index.html": page(
+            f"{word} | Docs", f"<h1>{word}</h1><p>About {word}.{f' See {word}s.' * edited}</p>"
+        )
+        for word in WORDS
+    }
+
+
+def test_a_recasing_is_named_alike_on_every_page_and_rewords_nothing() -> None:
+    def edit(name: str, before: str, after: str) -> str:
+        def reduced(shown: str) -> str:
+            html = f"<title>{shown} · Blog</title><main><h1>{shown}</h1><p>Posts.</p></main>"
+            return reduce_html(html.encode())
+
+        return edit_of(reduced(after), reduced(before))
+
+    assert edit("users", "users", "Users") == edit("html", "html", "HTML") == RECASED
+    assert not rewords(RECASED)
+    # A word recased beside another changed is the page's own edit; so is a word's case
+    # changed into another word.
+    assert edit("users", "users", "Users!") != RECASED
+    assert rewords(edit("users", "users", "Uses"))
 
 
 def listing(order: tuple[str, ...], build: int) -> Build:

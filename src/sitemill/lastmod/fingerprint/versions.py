@@ -74,8 +74,10 @@ EARLIER_VERSIONS: Final = frozenset({11})
 # their commits' stamps is carried past, history.lonestamps; a commit's day in any zone from
 # UTC-12 to UTC+14, and a stamp put in where none stood or taken out, are stamps: history.stamps);
 # 6: issue 79 (a date that starts with a number may follow a letter, inline markup being no word
-# boundary: a render time in its own <span> after "< 1 s" is a stamp, history.dateforms).
-DATING_RULES: Final = 6
+# boundary: a render time in its own <span> after "< 1 s" is a stamp, history.dateforms); 7: issue
+# 79 (an edit of letter case alone is one edit on every page, RECASED: history.respacing; a link
+# that stood several times and went is no link moved onto the page itself, targetmoves.self_links).
+DATING_RULES: Final = 7
 HTML_SUFFIXES: Final = (".html", ".htm")
 # A page is fingerprinted from at most its first this many bytes, wherever it is read (a
 # tree, a bucket, an old git version), so that one page gives one fingerprint everywhere.

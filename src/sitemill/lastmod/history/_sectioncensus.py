@@ -11,6 +11,11 @@
 # template when more than half of the section's pages made it there, as a census of stops decides;
 # the section's pages are those of today's that stood at that commit (a tag page made since is
 # none of that commit's).
+# A redirect stub (a page whose head sends the reader on: Hugo's ``tags/x/page/1/`` beside every
+# paginated list) shows nothing and is listed nowhere: no page of its section, counted in no
+# census, neither among a section's pages nor among those a commit changed (issue 79: Congo's 42
+# tag pages beside their 42 stubs, each page recased by a theme upgrade, made no majority of 85);
+# its own stops are judged by the others' counts (census_of).
 # Rewording stops are not counted so: a page's own words are most stops, and naming every commit's
 # other pages for them would cost a first run most of its time again. The stops at one commit are
 # named a few at a time (the first PROBE tell: a commit where hundreds of pages were edited each
@@ -31,6 +36,8 @@ from sitemill.lastmod.history.walk import Run
 # The pages of a section a commit changed, as stops (path, the end a run stopping there has),
 # by (section, the commit's time).
 Changes = dict[tuple[str, int], list[tuple[str, int]]]
+# The paths of each section, section_changes, section_of, MIN_SECTION (census_templates).
+Census = tuple[Mapping[str, list[str]], Changes, Callable[[str], str], int]
 
 
 def section_changes(pages: Mapping[str, Run], section_of: Callable[[str], str]) -> Changes:
@@ -46,10 +53,24 @@ def section_changes(pages: Mapping[str, Run], section_of: Callable[[str], str]) 
     return changes
 
 
+def census_of(
+    pages: Mapping[str, Run], stubs: frozenset[str], section_of: Callable[[str], str], least: int
+) -> tuple[Counter[str], Counter[int], Census]:
+    """The pages of each section, the pages each commit changed (by its time), and the census
+    census_templates takes (least: MIN_SECTION), of ``pages`` less the redirect ``stubs``."""
+    counted = {path: run for path, run in pages.items() if path not in stubs}
+    members: dict[str, list[str]] = {}
+    for path in counted:
+        members.setdefault(section_of(path), []).append(path)
+    sections = Counter({section: len(paths) for section, paths in members.items()})
+    changed = Counter(version.time for run in counted.values() for version in run.chain)
+    return sections, changed, (members, section_changes(counted, section_of), section_of, least)
+
+
 def census_templates(
     found: Iterable[tuple[str, int]],
     pages: Mapping[str, Run],
-    census: tuple[Mapping[str, list[str]], Changes, Callable[[str], str], int],
+    census: Census,
     name: Callable[[list[tuple[str, int]]], int],
     edits: tuple[Edits, Edits],
 ) -> tuple[list[tuple[str, int]], int]:

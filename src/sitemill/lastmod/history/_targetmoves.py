@@ -68,7 +68,10 @@ def self_links(removed: list[str], own: str, lost: int) -> Counter[str]:
     older address, unless other links of the page moved the same way (the site's root page,
     linked from itself as from every other page, at the host it moved from): else each page
     would name its own move, and a badge removed from most pages of a commit would date them
-    all (issue 79, cluster 6)."""
+    all (issue 79, cluster 6). Other links moved the same way only where more targets went than
+    the links lost: one target that stood three times and went is one link lost thrice, not
+    three that moved (DocFX's ``⟨Object⟩`` made plain ``System.Object`` on every API page, three
+    times on some: issue 79, yarp)."""
     spelled = "H/" + own.lstrip("/")
     last = _split(own)[1].rpartition("/")[2]
     moved: dict[str, list[str]] = {}
@@ -90,7 +93,7 @@ def self_links(removed: list[str], own: str, lost: int) -> Counter[str]:
     )
     if not found or (len(found) > 1 and found[0][0] == found[1][0]):
         return Counter()
-    if not named[found[0][1]] and links == lost:
+    if not named[found[0][1]] and links <= lost:
         return Counter()
     landed = moved[found[0][1]]
     return Counter({landed[0]: lost}) if len(landed) == 1 else Counter(landed)

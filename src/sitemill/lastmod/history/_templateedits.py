@@ -39,6 +39,8 @@
 # whose edit rewords no text, is counted again over every page of its section the commit changed
 # (history.sectioncensus).
 #
+# A redirect stub is no page of its section: counted in no census (history.sectioncensus).
+#
 # What the commit knows of itself is a stamp (history.stamps): an edit that only took out the
 # older commit's date, author or hash and put in the newer one's is no content (STAMP_EDIT),
 # wherever it stands, on however many of the commit's pages it is named.
@@ -73,7 +75,11 @@ from sitemill.lastmod.history._probes import (
     template_edits,
     unclear,
 )
-from sitemill.lastmod.history._sectioncensus import Changes, census_templates, section_changes
+from sitemill.lastmod.history._sectioncensus import (
+    Changes,
+    census_of,
+    census_templates,
+)
 from sitemill.lastmod.history._stopedits import (
     STAMP_EDIT,
     Edits,
@@ -107,7 +113,7 @@ def follow_template_edits(
     extend: Callable[[dict[str, Run], dict[str, str]], None],
     stamps: CommitStamps | None = None,
     naming: tuple[HeldReductions, Spread | None] | None = None,
-    base: str = "",
+    site: tuple[str, frozenset[str]] = ("", frozenset()),
 ) -> int:
     """Carry the runs of ``runs`` (the files dated by content) on past template edits (see
     above); return the number of blobs read. ``remembered``: what an earlier run remembered
@@ -117,19 +123,16 @@ def follow_template_edits(
     ``reference`` fingerprint (as the walk does with the current one). ``stamps``: the
     commits' stamps (history.stamps), an edit of nothing else being no content.
     ``naming``: the Reader's held reductions and Spread (stopedits), ``extend``'s reductions
-    held. ``base``: the base URL ``reduce`` resolves links from (a link to the page itself is
-    told by it: stopedits.own_path)."""
+    held. ``site``: the base URL ``reduce`` resolves links from (a link to the page itself is
+    told by it: stopedits.own_path) and the redirect stubs among the pages, no page of any
+    section (sectioncensus.census_of)."""
+    base, stubs = site
     pages = {path: run for path, run in runs.items() if path.lower().endswith(HTML_SUFFIXES)}
-    sections = Counter(section_of(path) for path in pages)
-    changed = Counter(version.time for run in pages.values() for version in run.chain)
+    sections, changed, census = census_of(pages, stubs, section_of, MIN_SECTION)
     tables: tuple[Edits, Edits, Edits, Edits] = ({}, {}, {}, {})  # (path, its run's end): edit
     edits, exact, parts, sketches = tables
     read = 0
     unmoved: set[int] = set()  # commits whose probe found no site-wide edit
-    members: dict[str, list[str]] = {}
-    for path in pages:
-        members.setdefault(section_of(path), []).append(path)
-    census = (members, section_changes(pages, section_of), section_of, MIN_SECTION)
     commits = _commit_changes(census[1])
     rounds = 0  # (those that carried a page past a template edit: MAX_ROUNDS)
     reader = (batch, reduce, stamps, *(naming or (HeldReductions(), None)), base)

@@ -124,11 +124,13 @@ def history_warnings(found: FileVersions, history: ContentHistory) -> list[str]:
 
 
 class Reducing(NamedTuple):
-    """What the fingerprint hashes (history.templateedits's edits) and the base URL its links
-    are resolved from."""
+    """What the fingerprint hashes (history.templateedits's edits), the base URL its links
+    are resolved from, and the paths of the redirect stubs among the pages (no page of a
+    section: history.templateedits counts none of them)."""
 
     reduce: Reduce
     base: str = ""
+    stubs: frozenset[str] = frozenset()
 
 
 def date_by_content(
@@ -151,7 +153,7 @@ def date_by_content(
     (history.templateedits's edits; a ``fingerprint`` that gives it too, walk.Fingerprint,
     names the edits at the stops where it has their versions, the walk's workers' in
     parallel), and ``base``, the base URL both resolve links from (stopedits.own_path)."""
-    reduce, base = reducing or (None, "")
+    reduce, base, stubs = reducing or (None, "", frozenset())
     runs = {path: Run(chain) for path, chain in found.versions.items()}
     deferred, read = unread or ((), None)
     known = known or {}
@@ -168,7 +170,8 @@ def date_by_content(
         runs[path].end = end
     if reduce is not None:  # (the runs dated, past the history's template edits)
         at = (found.top, token, pool, base)
-        _past_templates(at, {p: runs[p] for p in dated}, walked, fingerprint, reduce, known)
+        carried = {p: runs[p] for p in dated}
+        _past_templates(at, carried, walked, (fingerprint, reduce), known, stubs)
     fingerprints = {**current, **walked.current}
     for path, run in runs.items():
         if path in fingerprints and run.chain[0].blob is not None:
@@ -236,9 +239,9 @@ def _past_templates(
     at: tuple[Path, str, WorkPool | None, str],
     runs: dict[str, Run],
     walked: Walked,
-    fingerprint: Fingerprint,
-    reduce: Reduce,
+    reading: tuple[Fingerprint, Reduce],
     known: Mapping[str, str],
+    stubs: frozenset[str] = frozenset(),
 ) -> None:
     """Carry ``runs`` on past the template edits of the history (history.templateedits),
     reading with one git of this process, started when a blob is wanted (a history with no
@@ -247,8 +250,9 @@ def _past_templates(
     there. ``at``: the work tree's top, the walk's token (stopnames.commit_stamps) and its
     pool, whose workers name stops several at a time (stopnames.spread_names), and the base URL
     links are resolved from; the names the walk made are recalled as an earlier run's
-    (``known``) are."""
+    (``known``) are. ``reading``: the fingerprint and what it hashes; ``stubs``: Reducing's."""
     top, token, pool, base = at
+    fingerprint, reduce = reading
     many = None if pool is None or pool.workers < 2 else pool
     spread = None if many is None else partial(spread_names, many, (top, token, reduce, base))
     remembered = ({**known, **walked.named} if walked.named else known, walked.blobs)
@@ -270,5 +274,5 @@ def _past_templates(
 
         stamps = commit_stamps(top, token)
         walked.read += follow_template_edits(
-            runs, remembered, batch, reduce, extend, stamps, (held, spread), base
+            runs, remembered, batch, reduce, extend, stamps, (held, spread), (base, stubs)
         )

@@ -10,7 +10,7 @@ from difflib import SequenceMatcher
 from typing import Final
 
 from sitemill.lastmod.fingerprint.targetmarks import MARK_EDGE, TITLE_END
-from sitemill.lastmod.history._respacing import RESPACED, respaced
+from sitemill.lastmod.history._respacing import RECASED, RESPACED, recased, respaced
 from sitemill.lastmod.history._targetmoves import (
     LEAF,
     REPEAT,
@@ -35,11 +35,13 @@ _NAMING: Final = b"principles"
 _LINK_END: Final = "E"  # (the token of a link's end: fingerprint.targetmarks.LINK_END_MARK)
 # The person of an edit's key (edit_key) since a link's query rewritten one way is named by its
 # move (history.targetmoves, issue 79) and what an edit kept but moved is named beside it
-# (moved_within), after a page's own path spelled as its reduction spells
+# (moved_within), an edit of letter case alone named RECASED (history.respacing) and a link that
+# stood several times and went no link moved onto the page (targetmoves.self_links), after a
+# page's own path spelled as its reduction spells
 # its links (history.stopedits.own_path), and each stop's sketch kept (editparts.edit_sketch): a
 # name an earlier sitemill remembered is not recalled. At most 9 bytes, so that with "/exact",
 # "/parts" or "/sketch" it fits blake2b's person (16).
-_KEYS: Final = b"qmoves"
+_KEYS: Final = b"recased"
 # The tokens an edit took out and put in (moves_of).
 Moves = tuple[list[str], list[str]]
 SUM_BITS: Final = 48  # (a token_sum's size: a deploy's distinct edits never meet by chance)
@@ -53,7 +55,8 @@ def edit_of(newer: str, older: str, own: str = "") -> str:
     it changed the text's words beyond their letter case (rewords) or only what a site carries
     on every page (is_site_wide). ``own``: the page's site path: a link that moved onto the
     page itself is read as no link (fingerprint.selflinks), and is named by the move; white
-    space moved alone is RESPACED (history.respacing). A date is its value (dates re-spelled
+    space moved alone is RESPACED, letter case changed alone RECASED (history.respacing). A
+    date is its value (dates re-spelled
     alone: RESPELLED), and dates, and numbers put in or taken out alone, are named by their
     kind (history.datevalues). What it kept but moved is named too (moved_within)."""
     if respaced(newer, older):
@@ -61,6 +64,8 @@ def edit_of(newer: str, older: str, own: str = "") -> str:
     if is_respelled(newer, older):
         return RESPELLED
     sequences = (_sequence(older), _sequence(newer))
+    if recased(*sequences):
+        return RECASED
     old, new = Counter(sequences[0]), Counter(sequences[1])
     return _edit_name(new, old, _ordered(_named_moves(new, old, own), sequences, old, new))
 
@@ -76,6 +81,8 @@ def names_of(newer: str, older: str, own: str = "") -> tuple[str, str, Moves]:
         return RESPACED, RESPACED, moves
     if is_respelled(newer, older):
         return RESPELLED, RESPELLED, moves
+    if recased(*sequences):
+        return RECASED, RECASED, moves
     return _edit_name(new, old, moves), hash_edit(*named_by_kind(*repeats)), moves
 
 
@@ -148,13 +155,16 @@ def exact_of(newer: str, older: str) -> str:
     """The name of the same edit with every target named as it is, not by its move: pages
     whose edit_of is one may have made different exact moves (history.templateedits: a page
     whose own edit stands beside the site-wide one). Pages whose edit moved no target have
-    one exact name when they have one edit; a respacing is RESPACED here too, a re-spelling
-    RESPELLED, and dates and numbers are named as edit_of names them."""
+    one exact name when they have one edit; a respacing is RESPACED here too, a recasing
+    RECASED, a re-spelling RESPELLED, and dates and numbers are named as edit_of names them."""
     if respaced(newer, older):
         return RESPACED
     if is_respelled(newer, older):
         return RESPELLED
-    return hash_edit(*named_by_kind(*_repeats(_tokens(older), _tokens(newer))))
+    sequences = (_sequence(older), _sequence(newer))
+    if recased(*sequences):
+        return RECASED
+    return hash_edit(*named_by_kind(*_repeats(Counter(sequences[0]), Counter(sequences[1]))))
 
 
 def token_sum(reduction: str) -> int:
