@@ -9,8 +9,12 @@
 # run's Publisher after the index, before what the build no longer names is deleted. A sharded
 # bucket renders its shards by each feature's shard configuration and, after the commit, has each
 # merge the parts the shards' states keep (merge); a feature that needs every page at once says why
-# (whole_site): the run is then a full rebuild, never one of shards apart. The core imports no
-# feature by name.
+# (whole_site): the run is then a full rebuild, never one of shards apart. A feature whose record is
+# made of the states themselves (IndexNow's pending list: what changed from the state a run starts
+# from to the one it keeps) keeps it just before a run saves its state (keep), and a feature that
+# acts once the site is live (IndexNow's key file and announcements) does so after the run has
+# published (published): neither the entries nor the sink say when a state is final or the site
+# live, so the port says it. The core imports no feature by name.
 
 from __future__ import annotations
 
@@ -24,6 +28,9 @@ if TYPE_CHECKING:
     from sitemill.report import Report, WriteResult
     from sitemill.sinks import Sink
     from sitemill.state.model import State
+    from sitemill.state.store import StateStore
+
+WriteFile = Callable[[str, bytes], bool]  # a file of a feature's own at the site's root: written?
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +59,21 @@ class OutputRun:
     keep: State | None = None
     group: Callable[[Entry], str | None] | None = None
     live: Sink | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class KeptState:
+    """A state a run is about to save: ``keep``, over ``known`` (the one it started from; a
+    ``first_run`` has none of an earlier run), by ``config`` with the run's URL style settled;
+    ``store``, where it is read and written again once the run is over, and whether that
+    state is ``public`` (served with the site: it names no page the sitemaps leave out)."""
+
+    config: Config
+    known: State
+    keep: State
+    first_run: bool
+    store: StateStore
+    public: bool
 
 
 class Output(Protocol):
@@ -84,4 +106,15 @@ class OutputFeature(Protocol):
 
     def whole_site(self, config: Config) -> str | None:
         """Why shards rendered apart cannot give its files (None: they can)."""
+        ...
+
+    def keep(self, kept: KeptState, report: Report) -> None:
+        """Before a run saves its state: its record in ``kept.keep``, its lines in ``report``."""
+        ...
+
+    def published(
+        self, config: Config, report: Report, write_file: WriteFile | None, *, dry_run: bool
+    ) -> None:
+        """Once the run has published (its files live; a dry run: as if): its files at the
+        site's root through ``write_file`` (None: the run writes none), what it tells others."""
         ...

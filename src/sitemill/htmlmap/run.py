@@ -31,7 +31,7 @@ if TYPE_CHECKING:  # (html_sitemap is off by default: its links are collected wh
     from sitemill.check.problems import CheckReport
     from sitemill.check.published import Published
     from sitemill.htmlmap._links import LinkCollector
-    from sitemill.outputs import OutputRun
+    from sitemill.outputs import KeptState, OutputRun, WriteFile
     from sitemill.state.model import State
     from sitemill.validate.violation import Violation
     from sitemill.web.livesite import LiveSite
@@ -66,6 +66,14 @@ class HtmlSitemapFeature:
 
     def own_file(self, name: str, data: bytes, base_url: str) -> bool | None:
         return None  # (its own copy is told by its head: HtmlSitemap.publish)
+
+    def keep(self, kept: KeptState, report: Report) -> None:
+        """Nothing in the state: the page is told sitemill's by its head."""
+
+    def published(
+        self, config: Config, report: Report, write_file: WriteFile | None, *, dry_run: bool
+    ) -> None:
+        """Nothing once the run has published: its files went up with it."""
 
 
 SITEMAP_HTML = HtmlSitemapFeature()

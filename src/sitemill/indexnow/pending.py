@@ -19,7 +19,13 @@ from sitemill.sinks import LocalDirSink
 from sitemill.state.jsondecode import load_state_json
 from sitemill.state.model import State, dump_document, dump_state
 from sitemill.state.pending import pending_from_json
-from sitemill.state.store import FileStateStore, SinkStateStore, StateStore, replace_file
+from sitemill.state.store import (
+    FileStateStore,
+    SinkStateStore,
+    StateStore,
+    replace_file,
+    state_is_public,
+)
 
 PENDING_FORMAT: Final = "sitemill-indexnow"
 # Writes of the pending URLs tried over another writer's newer version before it is an error
@@ -153,17 +159,6 @@ def tree_pending(store: StateStore | None, site_dir: Path, out_dir: Path) -> Sta
     sitemaps in ``out_dir`` when there is none."""
     store = store or SinkStateStore(LocalDirSink(out_dir))
     return StatePending(store, public=state_is_public(store, [site_dir, out_dir]))
-
-
-def state_is_public(store: StateStore, folders: list[Path]) -> bool:
-    """Whether the state may be served with the site: beside the sitemaps, or a file in the
-    site or its output folder (an S3 object elsewhere is private)."""
-    if isinstance(store, SinkStateStore):
-        return True
-    if not isinstance(store, FileStateStore):
-        return False
-    where = Path(os.path.realpath(store.path))
-    return any(where.is_relative_to(os.path.realpath(folder)) for folder in folders)
 
 
 # A conditional write of a state file on one machine: only over the very file that was read.

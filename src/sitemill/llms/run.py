@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from sitemill.check.problems import CheckReport
     from sitemill.check.published import Published
     from sitemill.llms.page import LlmsPage, LlmsSite
-    from sitemill.outputs import OutputRun, PageReading
+    from sitemill.outputs import KeptState, OutputRun, PageReading, WriteFile
     from sitemill.report import Report
     from sitemill.state.model import State
     from sitemill.validate.violation import Violation
@@ -107,6 +107,14 @@ class LlmsFeature:
         from sitemill.llms._ownership import proves_llms_file  # (a deletion is weighed)
 
         return proves_llms_file(name, data, base_url)
+
+    def keep(self, kept: KeptState, report: Report) -> None:
+        """Nothing more in the state: its record is kept as its files are written (finish)."""
+
+    def published(
+        self, config: Config, report: Report, write_file: WriteFile | None, *, dry_run: bool
+    ) -> None:
+        """Nothing once the run has published: its files went up with it."""
 
 
 LLMS_FILES = LlmsFeature()

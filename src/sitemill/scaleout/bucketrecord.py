@@ -13,7 +13,7 @@ from sitemill.errors import SourceError
 from sitemill.filenames.outputs import STATE_NAME
 from sitemill.indexnow.outcome import PendingStore
 from sitemill.indexnow.pending import ObjectPending, StatePending
-from sitemill.jobs.bucket import bucket_pending_store
+from sitemill.jobs.bucket import state_again
 from sitemill.jobs.bucketsite import BucketSite
 from sitemill.scaleout.partitionedstore import open_partitioned
 from sitemill.state.model import State
@@ -63,7 +63,8 @@ def bucket_pending(config: Config, client: S3Client, site: BucketSite) -> Pendin
 
 
 def _one_object_pending(config: Config, client: S3Client, site: BucketSite) -> StatePending:
-    return bucket_pending_store(client, site, open_state_store(config, s3_client=lambda: client))
+    store, public = state_again(client, site, open_state_store(config, s3_client=lambda: client))
+    return StatePending(store, public=public)
 
 
 def _partitioned_record(
