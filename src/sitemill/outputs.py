@@ -14,7 +14,11 @@
 # from to the one it keeps) keeps it just before a run saves its state (keep), and a feature that
 # acts once the site is live (IndexNow's key file and announcements) does so after the run has
 # published (published): neither the entries nor the sink say when a state is final or the site
-# live, so the port says it. The core imports no feature by name.
+# live, so the port says it. A sharded bucket keeps one state a shard, so there each shard's pass
+# says what it found from its state before to after (found: URLs added, changed or removed, merged
+# over the shards; a distributed run carries them in its items' summaries), and each feature keeps
+# them just before the commit (keep_found: never lost to a failure after it), in the run's report
+# once it has one. The core imports no feature by name.
 
 from __future__ import annotations
 
@@ -28,9 +32,11 @@ if TYPE_CHECKING:
     from sitemill.report import Report, WriteResult
     from sitemill.sinks import Sink
     from sitemill.state.model import State
+    from sitemill.state.partitioned import PartitionedStore
     from sitemill.state.store import StateStore
 
 WriteFile = Callable[[str, bytes], bool]  # a file of a feature's own at the site's root: written?
+Noted = Callable[["Report"], None]  # what a feature says in a run's report, once there is one
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,4 +123,22 @@ class OutputFeature(Protocol):
     ) -> None:
         """Once the run has published (its files live; a dry run: as if): its files at the
         site's root through ``write_file`` (None: the run writes none), what it tells others."""
+        ...
+
+    def found(self, config: Config, before: State, after: State) -> dict[str, str]:
+        """What a shard's pass found from its state ``before`` to ``after``: URL -> added,
+        changed or removed (state.pending), for keep_found (none: {})."""
+        ...
+
+    def keep_found(
+        self,
+        config: Config,
+        store: PartitionedStore,
+        found: dict[str, str],
+        *,
+        first_run: bool,
+        dry_run: bool,
+    ) -> Noted:
+        """Before a sharded bucket's commit: what its shards ``found``, kept beside ``store``
+        (a dry run keeps nothing); what it says in the run's report."""
         ...

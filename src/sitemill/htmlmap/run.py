@@ -31,8 +31,9 @@ if TYPE_CHECKING:  # (html_sitemap is off by default: its links are collected wh
     from sitemill.check.problems import CheckReport
     from sitemill.check.published import Published
     from sitemill.htmlmap._links import LinkCollector
-    from sitemill.outputs import KeptState, OutputRun, WriteFile
+    from sitemill.outputs import KeptState, Noted, OutputRun, WriteFile
     from sitemill.state.model import State
+    from sitemill.state.partitioned import PartitionedStore
     from sitemill.validate.violation import Violation
     from sitemill.web.livesite import LiveSite
 
@@ -74,6 +75,20 @@ class HtmlSitemapFeature:
         self, config: Config, report: Report, write_file: WriteFile | None, *, dry_run: bool
     ) -> None:
         """Nothing once the run has published: its files went up with it."""
+
+    def found(self, config: Config, before: State, after: State) -> dict[str, str]:
+        return {}  # (nothing a shard finds: its files are made by a full rebuild's pass)
+
+    def keep_found(
+        self,
+        config: Config,
+        store: PartitionedStore,
+        found: dict[str, str],
+        *,
+        first_run: bool,
+        dry_run: bool,
+    ) -> Noted:
+        return lambda report: None
 
 
 SITEMAP_HTML = HtmlSitemapFeature()

@@ -22,10 +22,11 @@ if TYPE_CHECKING:
     from sitemill.check.problems import CheckReport
     from sitemill.check.published import Published
     from sitemill.entries import Entry
-    from sitemill.outputs import KeptState, OutputRun, WriteFile
+    from sitemill.outputs import KeptState, Noted, OutputRun, WriteFile
     from sitemill.report import Report, WriteResult
     from sitemill.sinks import Sink
     from sitemill.state.model import State
+    from sitemill.state.partitioned import PartitionedStore
     from sitemill.validate.violation import Violation
     from sitemill.web.livesite import LiveSite
 
@@ -97,8 +98,46 @@ class IndexNowFeature:
             log.warning("%s", message)
             report.warnings.append(message)
 
+    def found(self, config: Config, before: State, after: State) -> dict[str, str]:
+        """The listed URLs a shard's pass added, changed or removed (none while off)."""
+        if config.indexnow is IndexNowMode.OFF:
+            return {}
+        from sitemill.indexnow.run import found_changes
+
+        return found_changes(config, before, after)
+
+    def keep_found(
+        self,
+        config: Config,
+        store: PartitionedStore,
+        found: dict[str, str],
+        *,
+        first_run: bool,
+        dry_run: bool,
+    ) -> Noted:
+        """What the shards found, with the URLs not sent yet, in the pending object beside
+        the partitioned state (indexnow.run.record_found; a dry run reads it, keeps nothing);
+        the run's report then holds the outcome."""
+        if config.indexnow is IndexNowMode.OFF:
+            return _nothing
+        from sitemill.indexnow.pending import ObjectPending
+        from sitemill.indexnow.run import log_messages, record_found
+
+        pending = ObjectPending(store.pending_store())
+        outcome = record_found(config, found, pending, first_run=first_run, dry_run=dry_run)
+        log_messages(outcome, store.warnings)
+
+        def note(report: Report) -> None:
+            report.indexnow = outcome
+
+        return note
+
 
 INDEXNOW: Final = IndexNowFeature()
+
+
+def _nothing(report: Report) -> None:
+    """Nothing in the report: IndexNow is off."""
 
 
 class _Entries:

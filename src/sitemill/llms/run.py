@@ -37,9 +37,10 @@ if TYPE_CHECKING:
     from sitemill.check.problems import CheckReport
     from sitemill.check.published import Published
     from sitemill.llms.page import LlmsPage, LlmsSite
-    from sitemill.outputs import KeptState, OutputRun, PageReading, WriteFile
+    from sitemill.outputs import KeptState, Noted, OutputRun, PageReading, WriteFile
     from sitemill.report import Report
     from sitemill.state.model import State
+    from sitemill.state.partitioned import PartitionedStore
     from sitemill.validate.violation import Violation
     from sitemill.web.livesite import LiveSite
 
@@ -115,6 +116,20 @@ class LlmsFeature:
         self, config: Config, report: Report, write_file: WriteFile | None, *, dry_run: bool
     ) -> None:
         """Nothing once the run has published: its files went up with it."""
+
+    def found(self, config: Config, before: State, after: State) -> dict[str, str]:
+        return {}  # (nothing a shard finds: its files are made after the commit: merge)
+
+    def keep_found(
+        self,
+        config: Config,
+        store: PartitionedStore,
+        found: dict[str, str],
+        *,
+        first_run: bool,
+        dry_run: bool,
+    ) -> Noted:
+        return lambda report: None
 
 
 LLMS_FILES = LlmsFeature()
