@@ -142,3 +142,34 @@ class OutputFeature(Protocol):
         """Before a sharded bucket's commit: what its shards ``found``, kept beside ``store``
         (a dry run keeps nothing); what it says in the run's report."""
         ...
+
+
+class RecordedAsWritten:
+    """The hooks of a feature that keeps its record as it writes its files (finish, merge)
+    and has nothing to do once they are live (sitemap.html, llms.txt)."""
+
+    def keep(self, kept: KeptState, report: Report) -> None:
+        """Nothing more in the state."""
+
+    def published(
+        self, config: Config, report: Report, write_file: WriteFile | None, *, dry_run: bool
+    ) -> None:
+        """Nothing once the run has published."""
+
+    def found(self, config: Config, before: State, after: State) -> dict[str, str]:
+        return {}
+
+    def keep_found(
+        self,
+        config: Config,
+        store: PartitionedStore,
+        found: dict[str, str],
+        *,
+        first_run: bool,
+        dry_run: bool,
+    ) -> Noted:
+        return said_nothing
+
+
+def said_nothing(report: Report) -> None:
+    """Nothing in the run's report."""

@@ -20,6 +20,7 @@ from sitemill.config.model import Config, OutputFormat
 from sitemill.entries import Entry
 from sitemill.errors import ConfigError, RefusedError, SinkError
 from sitemill.filenames.outputs import ENTRY_TXT, ENTRY_XML, HTML_SITEMAP
+from sitemill.outputs import RecordedAsWritten
 from sitemill.render.renderer import Renderer
 from sitemill.report import Report, WriteResult
 from sitemill.sinks import Sink
@@ -31,16 +32,15 @@ if TYPE_CHECKING:  # (html_sitemap is off by default: its links are collected wh
     from sitemill.check.problems import CheckReport
     from sitemill.check.published import Published
     from sitemill.htmlmap._links import LinkCollector
-    from sitemill.outputs import KeptState, Noted, OutputRun, WriteFile
+    from sitemill.outputs import OutputRun
     from sitemill.state.model import State
-    from sitemill.state.partitioned import PartitionedStore
     from sitemill.validate.violation import Violation
     from sitemill.web.livesite import LiveSite
 
 log = logging.getLogger(__name__)
 
 
-class HtmlSitemapFeature:
+class HtmlSitemapFeature(RecordedAsWritten):
     """sitemap.html, as a front end lists it (sitemill.outputs.OutputFeature)."""
 
     def start(self, run: OutputRun) -> HtmlSitemap:
@@ -67,28 +67,6 @@ class HtmlSitemapFeature:
 
     def own_file(self, name: str, data: bytes, base_url: str) -> bool | None:
         return None  # (its own copy is told by its head: HtmlSitemap.publish)
-
-    def keep(self, kept: KeptState, report: Report) -> None:
-        """Nothing in the state: the page is told sitemill's by its head."""
-
-    def published(
-        self, config: Config, report: Report, write_file: WriteFile | None, *, dry_run: bool
-    ) -> None:
-        """Nothing once the run has published: its files went up with it."""
-
-    def found(self, config: Config, before: State, after: State) -> dict[str, str]:
-        return {}  # (nothing a shard finds: its files are made by a full rebuild's pass)
-
-    def keep_found(
-        self,
-        config: Config,
-        store: PartitionedStore,
-        found: dict[str, str],
-        *,
-        first_run: bool,
-        dry_run: bool,
-    ) -> Noted:
-        return lambda report: None
 
 
 SITEMAP_HTML = HtmlSitemapFeature()

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Final
 
 from sitemill.config.model import Config, IndexNowMode
 from sitemill.errors import SitemillError
+from sitemill.outputs import said_nothing
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -119,7 +120,7 @@ class IndexNowFeature:
         the partitioned state (indexnow.run.record_found; a dry run reads it, keeps nothing);
         the run's report then holds the outcome."""
         if config.indexnow is IndexNowMode.OFF:
-            return _nothing
+            return said_nothing
         from sitemill.indexnow.pending import ObjectPending
         from sitemill.indexnow.run import log_messages, record_found
 
@@ -134,10 +135,6 @@ class IndexNowFeature:
 
 
 INDEXNOW: Final = IndexNowFeature()
-
-
-def _nothing(report: Report) -> None:
-    """Nothing in the report: IndexNow is off."""
 
 
 class _Entries:

@@ -30,6 +30,7 @@ from sitemill.filenames.outputs import (
     MARKDOWN_SUFFIX,
     content_type,
 )
+from sitemill.outputs import RecordedAsWritten
 from sitemill.report import WriteResult
 from sitemill.sinks import Sink
 
@@ -37,10 +38,9 @@ if TYPE_CHECKING:
     from sitemill.check.problems import CheckReport
     from sitemill.check.published import Published
     from sitemill.llms.page import LlmsPage, LlmsSite
-    from sitemill.outputs import KeptState, Noted, OutputRun, PageReading, WriteFile
+    from sitemill.outputs import OutputRun, PageReading
     from sitemill.report import Report
     from sitemill.state.model import State
-    from sitemill.state.partitioned import PartitionedStore
     from sitemill.validate.violation import Violation
     from sitemill.web.livesite import LiveSite
 
@@ -50,7 +50,7 @@ log = logging.getLogger(__name__)
 PageBytesByKey = Callable[[str], "bytes | None"]  # a page's key -> its bytes (None: gone)
 
 
-class LlmsFeature:
+class LlmsFeature(RecordedAsWritten):
     """llms.txt, llms-full.txt and the Markdown twins, as a front end lists them
     (sitemill.outputs.OutputFeature)."""
 
@@ -108,28 +108,6 @@ class LlmsFeature:
         from sitemill.llms._ownership import proves_llms_file  # (a deletion is weighed)
 
         return proves_llms_file(name, data, base_url)
-
-    def keep(self, kept: KeptState, report: Report) -> None:
-        """Nothing more in the state: its record is kept as its files are written (finish)."""
-
-    def published(
-        self, config: Config, report: Report, write_file: WriteFile | None, *, dry_run: bool
-    ) -> None:
-        """Nothing once the run has published: its files went up with it."""
-
-    def found(self, config: Config, before: State, after: State) -> dict[str, str]:
-        return {}  # (nothing a shard finds: its files are made after the commit: merge)
-
-    def keep_found(
-        self,
-        config: Config,
-        store: PartitionedStore,
-        found: dict[str, str],
-        *,
-        first_run: bool,
-        dry_run: bool,
-    ) -> Noted:
-        return lambda report: None
 
 
 LLMS_FILES = LlmsFeature()
