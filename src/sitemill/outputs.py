@@ -82,6 +82,29 @@ class KeptState:
     public: bool
 
 
+@dataclass(frozen=True, slots=True)
+class LiveRun:
+    """A run whose files are live (a ``dry_run``: as if they were): its ``report``, and
+    ``write_file``, a file at the site's root written (None: the run writes none)."""
+
+    config: Config
+    report: Report
+    write_file: WriteFile | None
+    dry_run: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ShardsFound:
+    """What a sharded bucket's shards ``found`` (OutputFeature.found, merged), to keep
+    beside its partitioned ``store`` before the commit (a ``dry_run`` keeps nothing)."""
+
+    config: Config
+    store: PartitionedStore
+    found: dict[str, str]
+    first_run: bool
+    dry_run: bool = False
+
+
 class Output(Protocol):
     """One feature's part in one run."""
 
@@ -118,11 +141,8 @@ class OutputFeature(Protocol):
         """Before a run saves its state: its record in ``kept.keep``, its lines in ``report``."""
         ...
 
-    def published(
-        self, config: Config, report: Report, write_file: WriteFile | None, *, dry_run: bool
-    ) -> None:
-        """Once the run has published (its files live; a dry run: as if): its files at the
-        site's root through ``write_file`` (None: the run writes none), what it tells others."""
+    def published(self, run: LiveRun) -> None:
+        """Once the run has published: its files at the site's root, what it tells others."""
         ...
 
     def found(self, config: Config, before: State, after: State) -> dict[str, str]:
@@ -130,17 +150,9 @@ class OutputFeature(Protocol):
         changed or removed (state.pending), for keep_found (none: {})."""
         ...
 
-    def keep_found(
-        self,
-        config: Config,
-        store: PartitionedStore,
-        found: dict[str, str],
-        *,
-        first_run: bool,
-        dry_run: bool,
-    ) -> Noted:
-        """Before a sharded bucket's commit: what its shards ``found``, kept beside ``store``
-        (a dry run keeps nothing); what it says in the run's report."""
+    def keep_found(self, shards: ShardsFound) -> Noted:
+        """Before a sharded bucket's commit: what its shards found, kept; what it says in
+        the run's report."""
         ...
 
 
@@ -151,23 +163,13 @@ class RecordedAsWritten:
     def keep(self, kept: KeptState, report: Report) -> None:
         """Nothing more in the state."""
 
-    def published(
-        self, config: Config, report: Report, write_file: WriteFile | None, *, dry_run: bool
-    ) -> None:
+    def published(self, run: LiveRun) -> None:
         """Nothing once the run has published."""
 
     def found(self, config: Config, before: State, after: State) -> dict[str, str]:
         return {}
 
-    def keep_found(
-        self,
-        config: Config,
-        store: PartitionedStore,
-        found: dict[str, str],
-        *,
-        first_run: bool,
-        dry_run: bool,
-    ) -> Noted:
+    def keep_found(self, shards: ShardsFound) -> Noted:
         return said_nothing
 
 

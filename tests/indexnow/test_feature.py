@@ -5,18 +5,16 @@ from __future__ import annotations
 import ast
 import gzip
 import json
-from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from outputlist import build_from_tree
-from sitemill.config.model import Config, load_config
-from sitemill.entries import Entry
+from sitemill.config.model import load_config
+from sitemill.indexnow.feature import IndexNowFeature
 from sitemill.jobs import tree
 from sitemill.jobs.afterpublish import after_publishing
-from sitemill.outputs import KeptState
-from sitemill.report import Report, WriteResult
-from sitemill.sinks import LocalDirSink, Sink
-from sitemill.state.model import State
+from sitemill.outputs import KeptState, LiveRun
+from sitemill.report import Report
+from sitemill.sinks import LocalDirSink
 
 PACKAGE = Path(tree.__file__).resolve().parents[1]
 BASE = "https://example.com/"
@@ -46,40 +44,20 @@ def test_the_runs_import_nothing_of_indexnow() -> None:
     assert _indexnow_imports(PACKAGE / "jobs" / "features.py") == ["sitemill.indexnow.feature"]
 
 
-class _Kept:
-    """A feature of the test's that keeps a record made of the states, and is told when the
-    run has published."""
+class _Kept(IndexNowFeature):
+    """A feature of the test's, IndexNow's but for two hooks: it keeps a record made of the
+    states, and is told when the run has published."""
 
     def __init__(self) -> None:
         self.kept: KeptState | None = None
         self.told: list[tuple[bool, bool]] = []  # (a write_file given, dry)
 
-    def start(self, run: object) -> _Kept:
-        return self
-
-    def watch(self, entries: Iterator[Entry]) -> Iterator[Entry]:
-        return entries
-
-    def finish(self, result: WriteResult) -> None:
-        pass
-
-    def shard_config(self, config: Config) -> Config:
-        return config
-
-    def merge(self, config: Config, sink: Sink, states: Iterable[State], report: Report) -> None:
-        raise AssertionError("no shards here")
-
-    def whole_site(self, config: Config) -> str | None:
-        return None
-
     def keep(self, kept: KeptState, report: Report) -> None:
         self.kept = kept
         kept.keep.pending = {url: "added" for url in sorted(kept.keep.pages)}
 
-    def published(
-        self, config: Config, report: Report, write_file: object, *, dry_run: bool
-    ) -> None:
-        self.told.append((write_file is not None, dry_run))
+    def published(self, run: LiveRun) -> None:
+        self.told.append((run.write_file is not None, run.dry_run))
 
 
 def _site(tmp_path: Path) -> Path:

@@ -23,11 +23,10 @@ if TYPE_CHECKING:
     from sitemill.check.problems import CheckReport
     from sitemill.check.published import Published
     from sitemill.entries import Entry
-    from sitemill.outputs import KeptState, Noted, OutputRun, WriteFile
+    from sitemill.outputs import KeptState, LiveRun, Noted, OutputRun, ShardsFound, WriteFile
     from sitemill.report import Report, WriteResult
     from sitemill.sinks import Sink
     from sitemill.state.model import State
-    from sitemill.state.partitioned import PartitionedStore
     from sitemill.validate.violation import Violation
     from sitemill.web.livesite import LiveSite
 
@@ -80,12 +79,11 @@ class IndexNowFeature:
         )
         log_messages(report.indexnow, report.warnings)
 
-    def published(
-        self, config: Config, report: Report, write_file: WriteFile | None, *, dry_run: bool
-    ) -> None:
-        """The key file (``indexnow_write_key_file``) through ``write_file``, before anything
-        is announced (engines fetch it to check); then, with ``indexnow = send``, the
+    def published(self, run: LiveRun) -> None:
+        """The key file (``indexnow_write_key_file``) through ``run.write_file``, before
+        anything is announced (engines fetch it to check); then, with ``indexnow = send``, the
         announcements, whose lines become the run's warnings."""
+        config, report, write_file, dry_run = run.config, run.report, run.write_file, run.dry_run
         if config.indexnow_write_key_file and write_file is not None and not dry_run:
             _write_key_file(config.indexnow_key, write_file, report.warnings)
         outcome = report.indexnow
@@ -107,25 +105,19 @@ class IndexNowFeature:
 
         return found_changes(config, before, after)
 
-    def keep_found(
-        self,
-        config: Config,
-        store: PartitionedStore,
-        found: dict[str, str],
-        *,
-        first_run: bool,
-        dry_run: bool,
-    ) -> Noted:
+    def keep_found(self, shards: ShardsFound) -> Noted:
         """What the shards found, with the URLs not sent yet, in the pending object beside
         the partitioned state (indexnow.run.record_found; a dry run reads it, keeps nothing);
         the run's report then holds the outcome."""
+        config, store = shards.config, shards.store
         if config.indexnow is IndexNowMode.OFF:
             return said_nothing
         from sitemill.indexnow.pending import ObjectPending
         from sitemill.indexnow.run import log_messages, record_found
 
         pending = ObjectPending(store.pending_store())
-        outcome = record_found(config, found, pending, first_run=first_run, dry_run=dry_run)
+        first_run, dry_run = shards.first_run, shards.dry_run
+        outcome = record_found(config, shards.found, pending, first_run=first_run, dry_run=dry_run)
         log_messages(outcome, store.warnings)
 
         def note(report: Report) -> None:

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from sitemill.config.model import Config
 from sitemill.errors import SinkError, SourceError
+from sitemill.outputs import LiveRun
 from sitemill.outputs import WriteFile as WriteFile
 from sitemill.report import Report
 
@@ -66,5 +67,6 @@ def after_publishing(
 ) -> None:
     """Each of ``outputs`` once the run has published (sitemill.outputs: IndexNow's key file
     through ``write_file(name, bytes)``, then its announcements)."""
+    run = LiveRun(config, report, write_file, dry_run)
     for feature in outputs:
-        feature.published(config, report, write_file, dry_run=dry_run)
+        feature.published(run)

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from sitemill.config.model import Config, ShardsMode
 from sitemill.jobs.bucketsite import BucketSite
-from sitemill.outputs import OutputFeature
+from sitemill.outputs import OutputFeature, ShardsFound
 from sitemill.report import Report
 from sitemill.state.model import State
 from sitemill.state.partitioned import PartitionedStore
@@ -62,10 +62,8 @@ def keep_found(
 ) -> Callable[[Report], None]:
     """Each of ``outputs`` keeps what the shards ``found``, before the commit; what they say
     in the run's report, once it has one."""
-    notes = [
-        feature.keep_found(config, store, found, first_run=first_run, dry_run=dry_run)
-        for feature in outputs
-    ]
+    shards = ShardsFound(config, store, found, first_run, dry_run)
+    notes = [feature.keep_found(shards) for feature in outputs]
 
     def note(report: Report) -> None:
         for each in notes:
