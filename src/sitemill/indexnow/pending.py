@@ -50,7 +50,7 @@ def merge_pending(
 
 class StatePending:
     """The ``pending`` table of the state in ``store``; ``public`` when that state sits
-    beside the sitemaps (it keeps no removed URL, indexnow.announce.kept_pending)."""
+    beside the sitemaps (it keeps no removed URL, indexnow._announce.kept_pending)."""
 
     def __init__(self, store: StateStore, *, public: bool) -> None:
         self.store = store
