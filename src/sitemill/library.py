@@ -2,7 +2,8 @@
 # The runs of sitemill.jobs write only the output features their front end passes down (the core
 # names none, docs/architecture.md). The CLI, the Action and the Lambda pass the list; this module
 # is the front end of a program that calls `sitemill.build_from_tree` and friends, so that such a
-# caller gets `sitemap.html` and llms.txt when its config turns them on, as the CLI does.
+# caller gets `sitemap.html`, llms.txt and IndexNow's pending list when its config turns them on,
+# as the CLI does.
 
 from __future__ import annotations
 

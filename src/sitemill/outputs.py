@@ -9,8 +9,16 @@
 # run's Publisher after the index, before what the build no longer names is deleted. A sharded
 # bucket renders its shards by each feature's shard configuration and, after the commit, has each
 # merge the parts the shards' states keep (merge); a feature that needs every page at once says why
-# (whole_site): the run is then a full rebuild, never one of shards apart. The core imports no
-# feature by name.
+# (whole_site): the run is then a full rebuild, never one of shards apart. A feature whose record is
+# made of the states themselves (IndexNow's pending list: what changed from the state a run starts
+# from to the one it keeps) keeps it just before a run saves its state (keep), and a feature that
+# acts once the site is live (IndexNow's key file and announcements) does so after the run has
+# published (published): neither the entries nor the sink say when a state is final or the site
+# live, so the port says it. A sharded bucket keeps one state a shard, so there each shard's pass
+# says what it found from its state before to after (found: URLs added, changed or removed, merged
+# over the shards; a distributed run carries them in its items' summaries), and each feature keeps
+# them just before the commit (keep_found: never lost to a failure after it), in the run's report
+# once it has one. The core imports no feature by name.
 
 from __future__ import annotations
 
@@ -24,6 +32,11 @@ if TYPE_CHECKING:
     from sitemill.report import Report, WriteResult
     from sitemill.sinks import Sink
     from sitemill.state.model import State
+    from sitemill.state.partitioned import PartitionedStore
+    from sitemill.state.store import StateStore
+
+WriteFile = Callable[[str, bytes], bool]  # a file of a feature's own at the site's root: written?
+Noted = Callable[["Report"], None]  # what a feature says in a run's report, once there is one
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +65,44 @@ class OutputRun:
     keep: State | None = None
     group: Callable[[Entry], str | None] | None = None
     live: Sink | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class KeptState:
+    """A state a run is about to save: ``keep``, over ``known`` (the one it started from; a
+    ``first_run`` has none of an earlier run), by ``config`` with the run's URL style settled;
+    ``store``, where it is read and written again once the run is over, and whether that
+    state is ``public`` (served with the site: it names no page the sitemaps leave out)."""
+
+    config: Config
+    known: State
+    keep: State
+    first_run: bool
+    store: StateStore
+    public: bool
+
+
+@dataclass(frozen=True, slots=True)
+class LiveRun:
+    """A run whose files are live (a ``dry_run``: as if they were): its ``report``, and
+    ``write_file``, a file at the site's root written (None: the run writes none)."""
+
+    config: Config
+    report: Report
+    write_file: WriteFile | None
+    dry_run: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ShardsFound:
+    """What a sharded bucket's shards ``found`` (OutputFeature.found, merged), to keep
+    beside its partitioned ``store`` before the commit (a ``dry_run`` keeps nothing)."""
+
+    config: Config
+    store: PartitionedStore
+    found: dict[str, str]
+    first_run: bool
+    dry_run: bool = False
 
 
 class Output(Protocol):
@@ -85,3 +136,42 @@ class OutputFeature(Protocol):
     def whole_site(self, config: Config) -> str | None:
         """Why shards rendered apart cannot give its files (None: they can)."""
         ...
+
+    def keep(self, kept: KeptState, report: Report) -> None:
+        """Before a run saves its state: its record in ``kept.keep``, its lines in ``report``."""
+        ...
+
+    def published(self, run: LiveRun) -> None:
+        """Once the run has published: its files at the site's root, what it tells others."""
+        ...
+
+    def found(self, config: Config, before: State, after: State) -> dict[str, str]:
+        """What a shard's pass found from its state ``before`` to ``after``: URL -> added,
+        changed or removed (state.pending), for keep_found (none: {})."""
+        ...
+
+    def keep_found(self, shards: ShardsFound) -> Noted:
+        """Before a sharded bucket's commit: what its shards found, kept; what it says in
+        the run's report."""
+        ...
+
+
+class RecordedAsWritten:
+    """The hooks of a feature that keeps its record as it writes its files (finish, merge)
+    and has nothing to do once they are live (sitemap.html, llms.txt)."""
+
+    def keep(self, kept: KeptState, report: Report) -> None:
+        """Nothing more in the state."""
+
+    def published(self, run: LiveRun) -> None:
+        """Nothing once the run has published."""
+
+    def found(self, config: Config, before: State, after: State) -> dict[str, str]:
+        return {}
+
+    def keep_found(self, shards: ShardsFound) -> Noted:
+        return said_nothing
+
+
+def said_nothing(report: Report) -> None:
+    """Nothing in the run's report."""

@@ -22,7 +22,6 @@ from sitemill.urlstyle import StyleDecision
 
 if TYPE_CHECKING:  # (the state and the HTML readers behind them: not every run needs them)
     from sitemill.diff.model import SiteDiff
-    from sitemill.indexnow.outcome import IndexNowOutcome
     from sitemill.shards.plan import Plan
 
 log = logging.getLogger(__name__)
@@ -116,7 +115,9 @@ class Report:
     alternates: int = 0  # listed URLs that carry hreflang alternates
     images: int = 0  # <image:image> entries written
     image_chrome: int = 0  # image entries left out as site chrome (shown on most pages)
-    indexnow: IndexNowOutcome | None = None  # what to announce, and what became of it
+    # IndexNow's: what to announce, and what became of it (indexnow.outcome.IndexNowOutcome;
+    # kept by the feature, read by the front ends: the report names no feature)
+    indexnow: Any = None
     requests: Counter[str] = field(default_factory=Counter)  # a bucket's, by REQUEST_KINDS
     url_style: StyleDecision | None = None  # what url_style = "auto" settled on (None: set)
     lastmod_from: str | None = None  # where the dates came from, when ``lastmod`` cannot say

@@ -31,7 +31,7 @@ CHECK_ONLY = ("sitemill.check.run", "sitemill.web", "sitemill.jobs.check", "site
 INDEXNOW = ("sitemill.indexnow",)
 # What a page's S3 event needs no module of: IndexNow's sending (off), the git walk, the partitioned
 # rebuild, Jinja (the built-in templates come compiled), boto3 (botocore's client serves).
-# (sitemill.indexnow.announce names the changes the state keeps for `sitemill check`)
+# (sitemill.state.pending names the changes the state keeps for `sitemill check`)
 NOT_FOR_A_PAGE = ("sitemill.indexnow.run", "sitemill.indexnow.pending", "sitemill.indexnow.key")
 NOT_FOR_A_PAGE += ("sitemill.lastmod.history.walk", "sitemill.git", "jinja2", "boto3")
 NOT_FOR_A_PAGE += ("sitemill.scaleout.partitioned", "sitemill.state.partitioned", "s3transfer")

@@ -17,6 +17,7 @@ from sitemill.aws._command import CommandInputs, answer_command, read_keys
 from sitemill.check.run import CheckOptions
 from sitemill.commands.check import Checked, check_record
 from sitemill.errors import EventError
+from sitemill.indexnow.pending import PENDING_PLACES
 from sitemill.jobs.features import OUTPUTS
 from sitemill.scaleout.bucketrecord import bucket_record
 from sitemill.web.livesite import Limits
@@ -41,7 +42,8 @@ def handle_check(
 
     def answer(command: CommandInputs, every: bool) -> dict[str, Any]:
         settings, config, bucket = command.settings, command.config, command.bucket
-        record = bucket_record(config, command.client, settings.site.site(bucket))
+        site = settings.site.site(bucket)
+        record = bucket_record(config, command.client, site, PENDING_PLACES)
         checked = check_record(
             config, record, CheckOptions(every=every, outputs=OUTPUTS), _limits(context)
         )

@@ -77,7 +77,9 @@ def rebuild_chosen(
             request_id,
         )
     # The pages are live once uploaded, the sitemaps once invalidated: now announce.
-    after_publishing(config, report, bucket_file_writer(client, site), dry_run=trigger.dry_run)
+    after_publishing(
+        config, report, bucket_file_writer(client, site), outputs=OUTPUTS, dry_run=trigger.dry_run
+    )
     if report.indexnow is not None:
         result["indexnow"] = report.indexnow.counts()
     return result

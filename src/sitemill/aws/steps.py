@@ -178,5 +178,5 @@ def _reduce(
             [*report.result.written, *report.result.deleted],
             None,
         )
-    after_publishing(config, report, bucket_file_writer(run.client, run.site))
+    after_publishing(config, report, bucket_file_writer(run.client, run.site), outputs=run.outputs)
     return result | summary_counts(report)  # (after sending: what was sent, what is pending)

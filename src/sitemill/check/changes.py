@@ -6,9 +6,8 @@
 
 from __future__ import annotations
 
-from sitemill.indexnow.announce import changes
 from sitemill.state.model import State
-from sitemill.state.pending import MAX_CHANGES, REMOVED
+from sitemill.state.pending import MAX_CHANGES, REMOVED, changes
 
 
 def remember_changes(known: State, remember: State, *, first_run: bool) -> None:

@@ -72,10 +72,11 @@ def run_check_command(args: argparse.Namespace, env: dict[str, str]) -> int:
     limits = Limits(args.concurrency, min(10.0, args.timeout), args.timeout, args.deadline)
     client = partial(s3_client, args.endpoint_url)
     if args.bucket:
+        from sitemill.indexnow.pending import PENDING_PLACES
         from sitemill.scaleout.bucketrecord import bucket_record
 
-        site = record_site(args, env)
-        checked = check_record(config, bucket_record(config, client(), site), options, limits)
+        record = bucket_record(config, client(), record_site(args, env), PENDING_PLACES)
+        checked = check_record(config, record, options, limits)
     else:
         store = open_state_store(config, s3_client=client)
         out = args.out or args.site_dir

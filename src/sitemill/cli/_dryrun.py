@@ -31,7 +31,9 @@ def run_dry_build(args: argparse.Namespace, config: Config, site_dir: str, out_d
             config, Path(site_dir), LocalDirSink(Path(out_dir)), against,
             progress=line if line.active else None, outputs=OUTPUTS, output_dir=Path(out_dir),
         )  # fmt: skip
-    after_publishing(config, preview.report, None, dry_run=True)  # (IndexNow: what it would send)
+    after_publishing(
+        config, preview.report, None, outputs=OUTPUTS, dry_run=True
+    )  # (what it would send)
     if not args.quiet:
         store = open_state_store(config, s3_client=s3_client)
         kept_at = store.where if store is not None else str(Path(out_dir) / STATE_NAME)

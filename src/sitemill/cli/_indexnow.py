@@ -76,6 +76,7 @@ def _pending_store(
 
         store = open_state_store(config, s3_client=s3_client)
         return tree_pending(store, args.site_dir, args.out or args.site_dir)
+    from sitemill.indexnow.pending import PENDING_PLACES
     from sitemill.scaleout.bucketrecord import bucket_pending
 
-    return bucket_pending(config, s3_client(), record_site(args, env))
+    return bucket_pending(config, s3_client(), record_site(args, env), PENDING_PLACES)

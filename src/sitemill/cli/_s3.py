@@ -45,7 +45,8 @@ def run_s3_command(
     with live_line(sys.stderr, quiet=args.quiet) as progress:
         asked = RunAsked(dry_run=args.dry_run, progress=progress, outputs=OUTPUTS)
         report = rebuild_site(config, s3, site, asked, partitioned)
-    after_publishing(config, report, bucket_file_writer(s3, site), dry_run=args.dry_run)
+    writer = bucket_file_writer(s3, site)
+    after_publishing(config, report, writer, outputs=OUTPUTS, dry_run=args.dry_run)
     where = f"s3://{site.bucket}/{site.root}"
     if args.dry_run:
         print_preview(report, where, stdout)

@@ -131,7 +131,7 @@ def _run_build(args: argparse.Namespace, env: dict[str, str]) -> int:
             previous=previous,
             asked=TreeAsked(OUTPUTS),
         )
-    after_publishing(config, report, folder_writer(LocalDirSink(out_dir)))
+    after_publishing(config, report, folder_writer(LocalDirSink(out_dir)), outputs=OUTPUTS)
     if not args.quiet:
         print_report(report, str(out_dir), sys.stdout)
     return 0

@@ -18,6 +18,7 @@ from sitemill.indexnow.outcome import IndexNowOutcome
 from sitemill.indexnow.pending import StatePending, tree_pending
 from sitemill.indexnow.run import deliver, pending_outcome
 from sitemill.jobs.afterpublish import WriteFile, after_publishing
+from sitemill.jobs.features import OUTPUTS
 from sitemill.report import Report
 from sitemill.state.store import open_state_store
 
@@ -48,7 +49,7 @@ class Announcer:
     def after_publishing(self, report: Report, write_file: WriteFile) -> None:
         """A build's: the key file where asked, then (indexnow = send) the announcements."""
         asked = self._skip_done(report.indexnow)
-        after_publishing(self.config, report, write_file)
+        after_publishing(self.config, report, write_file, outputs=OUTPUTS)
         self._settle(report.indexnow, asked, report.warnings)
 
     def deliver(self, outcome: IndexNowOutcome, held: dict[str, str] | None = None) -> None:

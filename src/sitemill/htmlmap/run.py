@@ -20,6 +20,7 @@ from sitemill.config.model import Config, OutputFormat
 from sitemill.entries import Entry
 from sitemill.errors import ConfigError, RefusedError, SinkError
 from sitemill.filenames.outputs import ENTRY_TXT, ENTRY_XML, HTML_SITEMAP
+from sitemill.outputs import RecordedAsWritten
 from sitemill.render.renderer import Renderer
 from sitemill.report import Report, WriteResult
 from sitemill.sinks import Sink
@@ -39,7 +40,7 @@ if TYPE_CHECKING:  # (html_sitemap is off by default: its links are collected wh
 log = logging.getLogger(__name__)
 
 
-class HtmlSitemapFeature:
+class HtmlSitemapFeature(RecordedAsWritten):
     """sitemap.html, as a front end lists it (sitemill.outputs.OutputFeature)."""
 
     def start(self, run: OutputRun) -> HtmlSitemap:

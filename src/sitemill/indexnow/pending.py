@@ -15,11 +15,18 @@ from typing import Any, Final
 
 from sitemill.errors import ConflictError, SinkError, StateError
 from sitemill.filenames.outputs import STATE_NAME
+from sitemill.indexnow.outcome import PendingStore
 from sitemill.sinks import LocalDirSink
 from sitemill.state.jsondecode import load_state_json
 from sitemill.state.model import State, dump_document, dump_state
 from sitemill.state.pending import pending_from_json
-from sitemill.state.store import FileStateStore, SinkStateStore, StateStore, replace_file
+from sitemill.state.store import (
+    FileStateStore,
+    SinkStateStore,
+    StateStore,
+    replace_file,
+    state_is_public,
+)
 
 PENDING_FORMAT: Final = "sitemill-indexnow"
 # Writes of the pending URLs tried over another writer's newer version before it is an error
@@ -43,7 +50,7 @@ def merge_pending(
 
 class StatePending:
     """The ``pending`` table of the state in ``store``; ``public`` when that state sits
-    beside the sitemaps (it keeps no removed URL, indexnow.announce.kept_pending)."""
+    beside the sitemaps (it keeps no removed URL, indexnow._announce.kept_pending)."""
 
     def __init__(self, store: StateStore, *, public: bool) -> None:
         self.store = store
@@ -148,22 +155,27 @@ def _pending_document(data: bytes | None) -> dict[str, str]:
     return pending_from_json(document)
 
 
+class _PendingPlaces:
+    """The pending URLs where a bucket's run keeps them (scaleout.bucketrecord.PendingPlaces)."""
+
+    def in_state(self, store: StateStore, *, public: bool) -> PendingStore:
+        return StatePending(store, public=public)
+
+    def state(self, pending: PendingStore) -> State | None:
+        return pending.state() if isinstance(pending, StatePending) else None
+
+    def own_object(self, store: StateStore) -> PendingStore:
+        return ObjectPending(store)
+
+
+PENDING_PLACES: Final = _PendingPlaces()
+
+
 def tree_pending(store: StateStore | None, site_dir: Path, out_dir: Path) -> StatePending:
     """The pending URLs of a tree's runs: in ``store`` (``state``), or the state beside the
     sitemaps in ``out_dir`` when there is none."""
     store = store or SinkStateStore(LocalDirSink(out_dir))
     return StatePending(store, public=state_is_public(store, [site_dir, out_dir]))
-
-
-def state_is_public(store: StateStore, folders: list[Path]) -> bool:
-    """Whether the state may be served with the site: beside the sitemaps, or a file in the
-    site or its output folder (an S3 object elsewhere is private)."""
-    if isinstance(store, SinkStateStore):
-        return True
-    if not isinstance(store, FileStateStore):
-        return False
-    where = Path(os.path.realpath(store.path))
-    return any(where.is_relative_to(os.path.realpath(folder)) for folder in folders)
 
 
 # A conditional write of a state file on one machine: only over the very file that was read.

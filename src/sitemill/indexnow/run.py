@@ -16,12 +16,12 @@ from typing import Final
 
 from sitemill.config.model import Config, IndexNowMode
 from sitemill.errors import SitemillError
-from sitemill.indexnow.announce import Announcements, announcements, changes, kept_pending
+from sitemill.indexnow._announce import Announcements, announcements, kept_pending
 from sitemill.indexnow.key import IndexNowTarget, below_root_warning, site_key_location
 from sitemill.indexnow.outcome import IndexNowOutcome, PendingStore
 from sitemill.indexnow.pending import StatePending
 from sitemill.state.model import State
-from sitemill.state.pending import MAX_PENDING
+from sitemill.state.pending import MAX_PENDING, changes
 from sitemill.urls import page_url
 from sitemill.urlstyle import rendering_style
 

@@ -9,7 +9,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Final
 
 from sitemill.check.changes import remember_changes
-from sitemill.config.model import Config, IndexNowMode
+from sitemill.config.model import Config
 from sitemill.errors import ConflictError, SinkError
 from sitemill.filenames.outputs import STATE_NAME, content_type
 from sitemill.jobs._buckettakeover import BucketNaming
@@ -21,7 +21,7 @@ from sitemill.jobs.bucketsite import MAX_HEAD_READERS as MAX_HEAD_READERS
 from sitemill.jobs.bucketsite import PREFIX_ENV as PREFIX_ENV
 from sitemill.jobs.bucketsite import BucketSettings as BucketSettings
 from sitemill.jobs.bucketsite import BucketSite as BucketSite
-from sitemill.outputs import OutputFeature
+from sitemill.outputs import KeptState, OutputFeature
 from sitemill.report import Progress, Report
 from sitemill.sinks.s3 import S3Sink
 from sitemill.sources.s3 import (
@@ -40,8 +40,6 @@ from sitemill.writing.takeover import take_over
 
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
-
-    from sitemill.indexnow.pending import StatePending
 
 log = logging.getLogger(__name__)
 
@@ -81,7 +79,7 @@ def build_from_bucket(
     told = replace(told, robots=robots, named=naming, on_dated=listed.note)
     report, knowledge = pass_listing(config, client, site, sink, start, listing, told)
     listed.classify(config, client, site, knowledge.remember, report)
-    config = keep_style(config, report.url_style, knowledge.remember)  # (its URLs, for IndexNow)
+    config = keep_style(config, report.url_style, knowledge.remember)  # (its URLs: keep)
     # Was the sitemap.xml replaced someone else's (a sync of a build folder)? Said once, on
     # the first run; its twins go whenever a sync brings them back.
     files, found = naming.takeover()
@@ -93,19 +91,10 @@ def build_from_bucket(
         lost=missing_state_warning(store.where) if lost else None,
     )  # fmt: skip
     remember_changes(start.state, knowledge.remember, first_run=start.first_run)
-    if config.indexnow is IndexNowMode.OFF:  # (indexnow.run.record's way, without IndexNow)
-        knowledge.remember.pending = {}
-    else:
-        from sitemill.indexnow.run import log_messages, record
-
-        report.indexnow = record(
-            config,
-            start.state,
-            knowledge.remember,
-            first_run=start.first_run,
-            store=bucket_pending_store(client, site, state_store),
-        )
-        log_messages(report.indexnow, report.warnings)
+    again, public = state_again(client, site, state_store)
+    kept = KeptState(config, start.state, knowledge.remember, start.first_run, again, public)
+    for feature in told.outputs:
+        feature.keep(kept, report)
     if state_store is None or not sink.dry_run:  # the sink's own dry run writes nothing
         report.state_written = save_state(store, knowledge.remember, report.warnings)
     return report
@@ -121,18 +110,16 @@ def _remember_users(naming: BucketNaming, remember: State, report: Report) -> No
         report.warnings.extend(users.warnings)
 
 
-def bucket_pending_store(
+def state_again(
     client: S3Client, site: BucketSite, store: StateStore | None
-) -> StatePending:
-    """Where IndexNow's URLs not sent yet are written back after sending: the state object
-    (read again: the sink's write was conditional on the listing's ETag). Public in the
+) -> tuple[StateStore, bool]:
+    """Where the state is read and written again once the run is over (IndexNow's pending
+    URLs after sending): the state object itself (read again: the sink's write was
+    conditional on the listing's ETag), else ``store``; and whether it is public: in the
     site's bucket (it may be served), private elsewhere."""
-    from sitemill.indexnow.pending import StatePending
-
     if store is None:
-        return StatePending(S3StateStore(client, site.bucket, site.root + STATE_NAME), public=True)
-    public = isinstance(store, S3StateStore) and store.bucket == site.bucket
-    return StatePending(store, public=public)
+        return S3StateStore(client, site.bucket, site.root + STATE_NAME), True
+    return store, isinstance(store, S3StateStore) and store.bucket == site.bucket
 
 
 class _BesideSitemaps:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Final
 
 from sitemill.htmlmap.run import SITEMAP_HTML
+from sitemill.indexnow.feature import INDEXNOW
 from sitemill.llms.run import LLMS_FILES
 
 if TYPE_CHECKING:  # (types only: a page's event loads no check, no validation)
@@ -24,6 +25,6 @@ if TYPE_CHECKING:  # (types only: a page's event loads no check, no validation)
         """An output feature with every hook."""
 
 
-OUTPUTS: Final[tuple[Feature, ...]] = (LLMS_FILES, SITEMAP_HTML)
+OUTPUTS: Final[tuple[Feature, ...]] = (LLMS_FILES, SITEMAP_HTML, INDEXNOW)
 # A URL list reads no page and keeps no state: the outputs made of its URLs alone.
 URL_LIST_OUTPUTS: Final[tuple[Feature, ...]] = (SITEMAP_HTML,)

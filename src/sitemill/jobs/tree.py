@@ -18,8 +18,6 @@ from sitemill.config.tables import group_names
 from sitemill.errors import RefusedError, SinkError
 from sitemill.filenames.outputs import HTML_SITEMAP, ROBOTS_TXT, is_own_name
 from sitemill.html.facts import ORDINARY_PAGE, PAGE_FACTS_BYTES
-from sitemill.indexnow.pending import tree_pending
-from sitemill.indexnow.run import log_messages, record
 from sitemill.jobs._treehistory import TreeReading, read_pages_and_history
 from sitemill.jobs._treerobots import tree_robots
 from sitemill.jobs._treesiteurl import generator_project, say_site_url, tree_site_urls
@@ -29,7 +27,7 @@ from sitemill.jobs.siteredirects import TreeRemoved
 from sitemill.jobs.treedating import PageWatch, TreeDating
 from sitemill.lastmod.fingerprint.digest import file_url
 from sitemill.lastmod.fingerprint.versions import MAX_FINGERPRINT_BYTES
-from sitemill.outputs import OutputFeature, PageReading
+from sitemill.outputs import KeptState, OutputFeature, PageReading
 from sitemill.pagefilter import reads_candidate
 from sitemill.pipeline import SiteInputs, build_from_pages
 from sitemill.progress import LISTING, Ticker
@@ -43,7 +41,7 @@ from sitemill.sources.tree import TreeFile, WalkSkips, walk_tree
 from sitemill.sources.treefiles import TreeFiles
 from sitemill.state.model import State
 from sitemill.state.start import Previous, missing_state_warning, save_state
-from sitemill.state.store import StateStore
+from sitemill.state.store import StateStore, state_is_public
 from sitemill.urlstyle import keep_style
 from sitemill.workers.workpool import EarlyStart
 from sitemill.writing.childdates import ChildDates
@@ -240,9 +238,10 @@ def _keep_state(
     asked: TreeAsked,
     dates: ChildDates | None,
 ) -> None:
-    """The state of the run, with what IndexNow is to announce, after the sitemaps (and the
-    line on a shallow checkout that kept pages from their sources' dates); with an index, the
-    digest and date of each child (a fresh clone or build keeps their dates)."""
+    """The state of the run, with the records of the output features ``asked`` lists (IndexNow's
+    pending list), after the sitemaps (and the line on a shallow checkout that kept pages from
+    their sources' dates); with an index, the digest and date of each child (a fresh clone or
+    build keeps their dates)."""
     plan.note_sources(report.warnings)
     remember = plan.remember
     remember.outputs = frozenset(report.result.outputs)
@@ -262,14 +261,10 @@ def _keep_state(
                 report.warnings.append(message)
             report.needs.update(needs)
             report.needs_warnings += len(messages)
-    report.indexnow = record(
-        config,
-        dating.known,
-        remember,
-        first_run=dating.first_run,
-        store=tree_pending(dating.store, *folders),
-    )
-    log_messages(report.indexnow, report.warnings)
+    public = state_is_public(dating.store, list(folders))
+    kept = KeptState(config, dating.known, remember, dating.first_run, dating.store, public)
+    for feature in asked.outputs:
+        feature.keep(kept, report)
     report.state_written = save_state(dating.store, remember, report.warnings)
 
 

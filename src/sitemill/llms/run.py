@@ -30,6 +30,7 @@ from sitemill.filenames.outputs import (
     MARKDOWN_SUFFIX,
     content_type,
 )
+from sitemill.outputs import RecordedAsWritten
 from sitemill.report import WriteResult
 from sitemill.sinks import Sink
 
@@ -49,7 +50,7 @@ log = logging.getLogger(__name__)
 PageBytesByKey = Callable[[str], "bytes | None"]  # a page's key -> its bytes (None: gone)
 
 
-class LlmsFeature:
+class LlmsFeature(RecordedAsWritten):
     """llms.txt, llms-full.txt and the Markdown twins, as a front end lists them
     (sitemill.outputs.OutputFeature)."""
 

@@ -15,9 +15,6 @@ from sitemill.config.model import Config
 from sitemill.config.tables import group_names
 from sitemill.errors import ConflictError
 from sitemill.filenames.outputs import ROBOTS_TXT, content_type, stored_digest
-from sitemill.indexnow.outcome import IndexNowOutcome
-from sitemill.indexnow.pending import ObjectPending
-from sitemill.indexnow.run import log_messages, record_found
 from sitemill.jobs.bucketsite import BucketSite
 from sitemill.report import WriteResult
 from sitemill.scaleout._shardcollect import find_strays
@@ -158,21 +155,3 @@ def write_robots(update: RobotsUpdate, result: WriteResult) -> None:
         return
     if update.sink.put(ROBOTS_TXT, update.data, content_type=content_type(ROBOTS_TXT)):
         result.written.append(ROBOTS_TXT)
-
-
-def record_pending(
-    config: Config,
-    store: PartitionedStore,
-    found: dict[str, str],
-    *,
-    first_run: bool,
-    dry_run: bool = False,
-) -> IndexNowOutcome | None:
-    """IndexNow's URLs of a run, kept with those not sent yet beside the partitioned state
-    (a dry run reads them, and keeps nothing)."""
-    outcome = record_found(
-        config, found, ObjectPending(store.pending_store()), first_run=first_run, dry_run=dry_run
-    )
-    if outcome is not None:
-        log_messages(outcome, store.warnings)
-    return outcome

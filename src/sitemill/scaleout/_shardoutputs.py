@@ -1,19 +1,20 @@
-"""The output features of a sharded bucket: the shards' configuration, merged after the commit."""
+"""The output features of a sharded bucket: the shards' configuration and findings, the merge."""
 # The features are those the front end lists. A shard renders by every feature's shard configuration
 # (llms.txt: titles read and kept, no page read again); once the commit is live each feature makes
 # its files from the states the committed manifest names, in its order (sitemill.outputs). A feature
 # that needs every page at once (sitemap.html) makes the run a full rebuild, never one of shards
-# rendered apart (whole_site).
+# rendered apart (whole_site). What a shard's pass found (IndexNow: the URLs to announce) is merged
+# over the shards and kept by each feature before the commit (found, keep_found).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from sitemill.config.model import Config, ShardsMode
 from sitemill.jobs.bucketsite import BucketSite
-from sitemill.outputs import OutputFeature
+from sitemill.outputs import OutputFeature, ShardsFound
 from sitemill.report import Report
 from sitemill.state.model import State
 from sitemill.state.partitioned import PartitionedStore
@@ -38,6 +39,37 @@ def shard_pass_config(config: Config, outputs: Sequence[OutputFeature]) -> Confi
 def whole_site(config: Config, outputs: Sequence[OutputFeature]) -> str | None:
     """Why shards rendered apart cannot give some feature's files (None: they can)."""
     return next((why for why in (feature.whole_site(config) for feature in outputs) if why), None)
+
+
+def found_by(
+    config: Config, outputs: Sequence[OutputFeature], before: State, after: State
+) -> dict[str, str]:
+    """What a shard's pass found from ``before`` to ``after``, for each of ``outputs``."""
+    found: dict[str, str] = {}
+    for feature in outputs:
+        found.update(feature.found(config, before, after))
+    return found
+
+
+def keep_found(
+    config: Config,
+    outputs: Sequence[OutputFeature],
+    store: PartitionedStore,
+    found: dict[str, str],
+    *,
+    first_run: bool,
+    dry_run: bool = False,
+) -> Callable[[Report], None]:
+    """Each of ``outputs`` keeps what the shards ``found``, before the commit; what they say
+    in the run's report, once it has one."""
+    shards = ShardsFound(config, store, found, first_run, dry_run)
+    notes = [feature.keep_found(shards) for feature in outputs]
+
+    def note(report: Report) -> None:
+        for each in notes:
+            each(report)
+
+    return note
 
 
 def merge_outputs(

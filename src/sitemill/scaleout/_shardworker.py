@@ -15,12 +15,11 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Final
 
 from sitemill.bounded.inflate import inflate
-from sitemill.config.model import Config, IndexNowMode, LastmodMode, OutputFormat, ShardsMode
+from sitemill.config.model import Config, LastmodMode, OutputFormat, ShardsMode
 from sitemill.entries import SkipReason
 from sitemill.errors import NoPagesError, SitemillError
 from sitemill.filenames.outputs import ENTRY_TXT, ENTRY_XML, stored_digest
 from sitemill.html.facts import PageFacts
-from sitemill.indexnow.run import found_changes
 from sitemill.jobs.bucketpass import Listing, PassOptions, pass_listing
 from sitemill.jobs.bucketremoved import ListedBefore
 from sitemill.jobs.bucketsite import BucketSite
@@ -29,7 +28,7 @@ from sitemill.report import Report, WriteResult
 from sitemill.robots.rules import RobotsRules
 from sitemill.rules import is_candidate
 from sitemill.scaleout._membership import names_other_pages
-from sitemill.scaleout._shardoutputs import shard_pass_config
+from sitemill.scaleout._shardoutputs import found_by, shard_pass_config
 from sitemill.shards.manifest import child_version
 from sitemill.shards.partition import Part, Summary
 from sitemill.shards.plan import Plan, key_order, shard_id
@@ -109,7 +108,7 @@ class Rendered:
     data: dict[str, bytes] = field(default_factory=dict)  # part name -> bytes
     states: list[ShardState] = field(default_factory=list)
     report: Report | None = None
-    found: dict[str, str] = field(default_factory=dict)  # IndexNow: URL -> added, changed...
+    found: dict[str, str] = field(default_factory=dict)  # URL -> added, changed...: found_by
     seen: ListedBefore | None = None  # its state before, what it listed (scaleout.shardremoved)
 
 
@@ -141,7 +140,7 @@ def render_shard(job: ShardJob, index: int, changed: Collection[str]) -> Rendere
                         on_dated=seen.note, outputs=job.outputs),
         )  # fmt: skip
     except NoPagesError:  # the shard emptied: it leaves the plan (the first one stays)
-        found = found_urls(job.config, previous.state, State())
+        found = found_by(job.config, job.outputs, previous.state, State())
         emptied = Rendered(Summary(shard, ()), found=found, seen=seen)
         emptied.states = [] if after else [ShardState(after)]
         return emptied
@@ -156,7 +155,7 @@ def render_shard(job: ShardJob, index: int, changed: Collection[str]) -> Rendere
         )
     single = job.config.shards is ShardsMode.AUTO and len(job.plan.afters) == 1
     single = single and not job.store.manifest.users  # (an index names the user's: no single)
-    found = found_urls(job.config, previous.state, knowledge.remember)
+    found = found_by(job.config, job.outputs, previous.state, knowledge.remember)
     rendered = Rendered(Summary(shard, ()), report=report, found=found, seen=seen)
     retired = job.store.manifest.retired
     parts = rendered_parts(job.config, report, sink, single, rendered.data, retired)
@@ -192,14 +191,6 @@ def _stub_changed(
         if isinstance(facts, PageFacts) and facts.refresh is not None:
             return True
     return False
-
-
-def found_urls(config: Config, before: State, after: State) -> dict[str, str]:
-    """The URLs a shard's pass found added, changed or removed from the state ``before`` to
-    ``after``, to announce (none while IndexNow is off)."""
-    if config.indexnow is IndexNowMode.OFF:
-        return {}
-    return found_changes(config, before, after)
 
 
 def _patched(

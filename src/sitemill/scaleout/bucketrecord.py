@@ -2,26 +2,40 @@
 # A bucket's state names the digests of the sitemap files it published; a partitioned one (a
 # sharded site, sitemill.scaleout) holds them in its manifest, and its pages in the shard states
 # the manifest names, read one at a time; and the URLs the last run that removed any removed, in
-# the manifest too (state.partitioned: never beside the sitemaps).
+# the manifest too (state.partitioned: never beside the sitemaps). Where IndexNow keeps its pending
+# URLs (in the state, or in an object of their own beside a partitioned one) is told by the front
+# end (PendingPlaces: indexnow.pending.PENDING_PLACES): the run names no feature.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from sitemill.config.model import Config
 from sitemill.errors import SourceError
 from sitemill.filenames.outputs import STATE_NAME
-from sitemill.indexnow.outcome import PendingStore
-from sitemill.indexnow.pending import ObjectPending, StatePending
-from sitemill.jobs.bucket import bucket_pending_store
+from sitemill.jobs.bucket import state_again
 from sitemill.jobs.bucketsite import BucketSite
 from sitemill.scaleout.partitionedstore import open_partitioned
 from sitemill.state.model import State
 from sitemill.state.partitioned import PartitionedStore
-from sitemill.state.store import open_state_store
+from sitemill.state.store import StateStore, open_state_store
 
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
+
+P = TypeVar("P")
+
+
+class PendingPlaces(Protocol[P]):
+    """Where a front end's pending URLs are kept: ``in_state`` (read with it: ``state``, whose
+    reading a write later settles over), or in an object of their own (``own_object``)."""
+
+    def in_state(self, store: StateStore, *, public: bool) -> P: ...
+
+    def state(self, pending: P) -> State | None: ...
+
+    def own_object(self, store: StateStore) -> P: ...
+
 
 NO_RECORD = (
     "no sitemill state for s3://{where}: `sitemill check` compares the live site with what "
@@ -30,19 +44,20 @@ NO_RECORD = (
 
 
 def bucket_record(
-    config: Config, client: S3Client, site: BucketSite
-) -> tuple[State, dict[str, str], PendingStore]:
+    config: Config, client: S3Client, site: BucketSite, places: PendingPlaces[P]
+) -> tuple[State, dict[str, str], P]:
     """The state of the bucket's last build, its sitemap files' digests by name, and where
-    IndexNow's pending URLs are."""
+    its pending URLs are (``places``)."""
     partitioned = open_partitioned(config, client, site)
     if partitioned is not None:
-        return _partitioned_record(partitioned, site)
-    pending = _one_object_pending(config, client, site)
-    state = pending.state()
-    if state is None:
+        state, digests = _partitioned_record(partitioned, site)
+        return state, digests, places.own_object(partitioned.pending_store())
+    pending = _one_object_pending(config, client, site, places)
+    found = places.state(pending)
+    if found is None:
         said = NO_RECORD.format(where=f"{site.bucket}/{site.root}")
         raise SourceError(said if config.state else said + _stack_state(site))
-    return state, state.digests, pending
+    return found, found.digests, pending
 
 
 def _stack_state(site: BucketSite) -> str:
@@ -54,21 +69,26 @@ def _stack_state(site: BucketSite) -> str:
     )
 
 
-def bucket_pending(config: Config, client: S3Client, site: BucketSite) -> PendingStore:
-    """Where the bucket's last run keeps IndexNow's pending URLs (`sitemill indexnow`)."""
+def bucket_pending(
+    config: Config, client: S3Client, site: BucketSite, places: PendingPlaces[P]
+) -> P:
+    """Where the bucket's last run keeps its pending URLs (`sitemill indexnow`)."""
     partitioned = open_partitioned(config, client, site)
     if partitioned is not None:
-        return ObjectPending(partitioned.pending_store())
-    return _one_object_pending(config, client, site)
+        return places.own_object(partitioned.pending_store())
+    return _one_object_pending(config, client, site, places)
 
 
-def _one_object_pending(config: Config, client: S3Client, site: BucketSite) -> StatePending:
-    return bucket_pending_store(client, site, open_state_store(config, s3_client=lambda: client))
+def _one_object_pending(
+    config: Config, client: S3Client, site: BucketSite, places: PendingPlaces[P]
+) -> P:
+    store, public = state_again(client, site, open_state_store(config, s3_client=lambda: client))
+    return places.in_state(store, public=public)
 
 
 def _partitioned_record(
     partitioned: PartitionedStore, site: BucketSite
-) -> tuple[State, dict[str, str], PendingStore]:
+) -> tuple[State, dict[str, str]]:
     manifest = partitioned.read_manifest()
     if not partitioned.trusted or not manifest.entry:
         raise SourceError(NO_RECORD.format(where=f"{site.bucket}/{site.root}"))
@@ -87,4 +107,4 @@ def _partitioned_record(
             part.fingerprint_main,
         )
         state.url_style = state.url_style or part.url_style
-    return state, digests, ObjectPending(partitioned.pending_store())
+    return state, digests

@@ -17,10 +17,9 @@ from typing import Any, Final, NoReturn
 from sitemill.config.model import LastmodMode
 from sitemill.errors import IncompleteRunError, StateError
 from sitemill.filenames.outputs import ENTRY_TXT, ENTRY_XML, content_type, read_limit
-from sitemill.indexnow.outcome import IndexNowOutcome
 from sitemill.report import Report, WriteResult
-from sitemill.scaleout._runcommit import RunCommit, commit_run, record_pending
-from sitemill.scaleout._shardoutputs import merge_outputs
+from sitemill.scaleout._runcommit import RunCommit, commit_run
+from sitemill.scaleout._shardoutputs import keep_found, merge_outputs
 from sitemill.scaleout._shardusers import users_from_json
 from sitemill.scaleout.distplan import RUN_FORMAT, DistributedRun
 from sitemill.scaleout.distshard import ITEM_SUMMARY_FORMAT
@@ -43,14 +42,14 @@ class Collected:
     """What the items of a run reported."""
 
     summaries: dict[str, Summary] = field(default_factory=dict)
-    found: dict[str, str] = field(default_factory=dict)  # IndexNow: URL -> kind
+    found: dict[str, str] = field(default_factory=dict)  # URL -> kind (_shardoutputs.found_by)
     counts: dict[str, int] = field(default_factory=dict)
     missing: list[str] = field(default_factory=list)  # items without a summary
 
 
 @dataclass(frozen=True, slots=True)
 class ReducedRun:
-    """A published run: its report (with its URLs to announce: IndexNow) and its verdict."""
+    """A published run: its report (with what its features kept: IndexNow) and its verdict."""
 
     report: Report
     verdict: dict[str, Any]
@@ -93,11 +92,11 @@ def reduce_run(
     single = _publish_parts(run, files, collected.summaries, base, manifest, result)
     users = users_from_json(manifest.get("users"))  # (the plan step's: scaleout.shardusers)
     inputs = str(manifest.get("inputs", ""))
-    # IndexNow's URLs kept just before the commit (never lost to a failure after it); a first
-    # build has none.
+    # What the items found (IndexNow's URLs) kept just before the commit (never lost to a failure
+    # after it); a first build has none.
     first_run = not run.store.trusted
     found = {} if first_run else collected.found
-    recorded: list[IndexNowOutcome | None] = []
+    recorded: list[Callable[[Report], None]] = []
     commit = RunCommit(base, live, plan_next, inputs, parts, states, single, users)
     saved = commit_run(
         run,
@@ -105,12 +104,12 @@ def reduce_run(
         run.now,
         result,
         before=lambda: recorded.append(
-            record_pending(run.config, run.store, found, first_run=first_run)
+            keep_found(run.config, run.outputs, run.store, found, first_run=first_run)
         ),
         superseded=lambda: _superseded(files, hand_on),
     )
     reduced = _published(run, name, files, collected, parts, result, saved)
-    reduced.report.indexnow = recorded[0]
+    recorded[0](reduced.report)
     merge_outputs(run.config, run.client, run.site, run.store, reduced.report, run.outputs)
     return reduced
 

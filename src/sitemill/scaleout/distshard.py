@@ -23,9 +23,9 @@ from sitemill.jobs.bucketpass import Listing, PassOptions, pass_listing
 from sitemill.report import Report
 from sitemill.robots.rules import RobotsRules
 from sitemill.scaleout._membership import PreviousMembership
-from sitemill.scaleout._shardoutputs import shard_pass_config
+from sitemill.scaleout._shardoutputs import found_by, shard_pass_config
 from sitemill.scaleout._shardusers import users_from_json
-from sitemill.scaleout._shardworker import KeptListing, found_urls, rendered_parts
+from sitemill.scaleout._shardworker import KeptListing, rendered_parts
 from sitemill.scaleout.distplan import DistributedRun
 from sitemill.scaleout.runfiles import Item, RunFiles
 from sitemill.scaleout.shardfull import merged_states
@@ -138,7 +138,7 @@ def _render_range(
         return
     parts = _staged(config, run.files(item.run), report, sink, single, run.store.manifest.retired)
     rendered.states.update(_save_states(run, last, parts, listing.kept(listed), knowledge.remember))
-    rendered.found.update(found_urls(settled, state, knowledge.remember))
+    rendered.found.update(found_by(settled, run.outputs, state, knowledge.remember))
     rendered.parts.extend(parts)
     rendered.counts.update(
         urls=report.result.url_count,

@@ -31,8 +31,7 @@ from sitemill.jobs.bucketsite import BucketSite
 from sitemill.report import Progress, Report, WriteResult
 from sitemill.rules import is_page_candidate
 from sitemill.scaleout._membership import not_distributable
-from sitemill.scaleout._runcommit import record_pending
-from sitemill.scaleout._shardoutputs import merge_outputs, whole_site
+from sitemill.scaleout._shardoutputs import keep_found, merge_outputs, whole_site
 from sitemill.scaleout._shardpublish import publish_shards
 from sitemill.scaleout._shardremoved import removed_by
 from sitemill.scaleout._shardusers import rebuild_paths
@@ -202,11 +201,11 @@ def _incremental(
         rendered = list(pool.map(lambda item: render_shard(job, *item), sorted(touched.items())))
     found = {url: kind for item in rendered for url, kind in item.found.items()}
     # Recorded before the commit: a run that fails after it is redone, and finds them again.
-    outcome = record_pending(job.config, job.store, found, first_run=False)
+    noted = keep_found(job.config, job.outputs, job.store, found, first_run=False)
     # What it removed (the touched shards' pages: the summary's), kept by its commit.
     diff, removed = removed_by(job, rendered)
     report = publish_shards(job, rendered, base, live, inputs, run.now, removed)
-    report.indexnow = outcome
+    noted(report)
     report.diff = diff
     return report
 

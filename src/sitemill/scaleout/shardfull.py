@@ -13,16 +13,16 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from sitemill.config.model import Config, IndexNowMode
+from sitemill.config.model import Config
 from sitemill.filenames.outputs import ROBOTS_TXT, is_recorded_child, stored_digest
-from sitemill.indexnow.run import found_changes
 from sitemill.jobs.bucketpass import Listing, PassOptions, pass_listing
 from sitemill.jobs.bucketremoved import ListedBefore
 from sitemill.jobs.bucketsite import BucketSite
 from sitemill.lastmod.fingerprint.digest import FINGERPRINT_VERSION
 from sitemill.report import Progress, Report, WriteResult
 from sitemill.robots.rules import RobotsRules
-from sitemill.scaleout._runcommit import RunCommit, commit_run, record_pending
+from sitemill.scaleout._runcommit import RunCommit, commit_run
+from sitemill.scaleout._shardoutputs import found_by, keep_found
 from sitemill.scaleout._shardusers import full_users, pass_config
 from sitemill.scaleout._shardworker import KeptListing, parts_in
 from sitemill.scaleout.shardcommit import (
@@ -100,13 +100,11 @@ def rebuild_full(
         on_dated=before.note, outputs=run.outputs, live=reader),
     )  # fmt: skip
     before.classify(config, run.client, site, knowledge.remember, report)  # (what it removed)
-    config = keep_style(config, report.url_style, knowledge.remember)  # (its URLs, for IndexNow)
+    config = keep_style(config, report.url_style, knowledge.remember)  # (its URLs: found)
     report.warnings.extend(users.warnings)
-    if config.indexnow is not IndexNowMode.OFF:  # (recorded before the commit: never lost)
-        found = {} if start.first_run else found_changes(config, start.state, knowledge.remember)
-        report.indexnow = record_pending(
-            config, run.store, found, first_run=start.first_run, dry_run=dry_run
-        )
+    remember, first_run = knowledge.remember, start.first_run  # (kept before the commit)
+    found = {} if first_run else found_by(config, run.outputs, start.state, remember)
+    keep_found(config, run.outputs, run.store, found, first_run=first_run, dry_run=dry_run)(report)
     parts = [replace(p, name=staged.names_of.get(p.name, p.name)) for p in parts_in(report.result)]
     plan = report.result.plan or Plan()
     later = _published_later(report.result, staged)

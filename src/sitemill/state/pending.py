@@ -1,11 +1,18 @@
 """IndexNow's URLs not announced yet, and the last run's changes, as a state keeps them."""
-# Their kinds, their bound, and the check of a remembered table (a state is input from outside).
+# Their kinds, their bound, the check of a remembered table (a state is input from outside), and
+# what changed from one state to the next (changes: what IndexNow announces, what `sitemill check`
+# asks first). A page's content changed when its fingerprint did; where the two states'
+# fingerprints are not comparable (another fingerprint version or scope: sitemill was upgraded,
+# ``content_scope`` switched; another base URL, which relative links are resolved from), when its
+# lastmod did, which content dates move only for a change a reader sees.
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Final
+
+from sitemill.state.model import State
 
 ADDED: Final = "added"
 CHANGED: Final = "changed"
@@ -56,3 +63,36 @@ def changes_from_json(value: object, pages: Mapping[str, object]) -> dict[str, s
         for path, kind in value.items()
         if isinstance(path, str) and path in pages and kind in (ADDED, CHANGED)
     }
+
+
+def changes(old: State, new: State, url_of: Callable[[str], str]) -> dict[str, str]:
+    """URL -> kind for the listed pages of ``new`` that ``old`` did not list or that changed,
+    and the URLs ``old`` listed that ``new`` does not."""
+    comparable = (old.fingerprint_version, old.fingerprint_main) == (
+        new.fingerprint_version,
+        new.fingerprint_main,
+    ) and not changes_base_url(old, new)
+    found: dict[str, str] = {}
+    added: set[str] = set()
+    remembered = old.pages.get
+    for path, record in new.pages.items():
+        before = remembered(path)
+        if before is None:
+            added.add(url_of(path))
+        elif comparable:
+            then, now = before.fingerprint, record.fingerprint
+            if then != now and then is not None and now is not None:
+                found[url_of(path)] = CHANGED
+        elif before.lastmod != record.lastmod:
+            found[url_of(path)] = CHANGED
+    removed = {url_of(path) for path in old.pages.keys() - new.pages.keys()}
+    for url in added:  # (a URL another file lists now, such as a.htm for a.html: changed)
+        found[url] = CHANGED if url in removed else ADDED
+    for url in removed - added:
+        found[url] = REMOVED
+    return found
+
+
+def changes_base_url(old: State, new: State) -> bool:
+    """Whether ``new`` was made at another base URL than ``old`` (both known)."""
+    return None not in (old.base_url, new.base_url) and old.base_url != new.base_url

@@ -105,7 +105,7 @@ def start_state(
 def base_move_warning(before: str | None, now: str | None) -> str | None:
     """The warning of a run at another base URL than the one its state was written at (a
     state of an earlier sitemill names none: nothing to say). The state is keyed by path:
-    dates stay, and IndexNow announces no page for the move (indexnow.announce.changes)."""
+    dates stay, and IndexNow announces no page for the move (state.pending.changes)."""
     if before is None or now is None or spelt_base_url(before) == now:
         return None
     return (

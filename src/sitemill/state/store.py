@@ -112,6 +112,17 @@ class FileStateStore:
         replace_file(self.path, data, mode)
 
 
+def state_is_public(store: StateStore, folders: list[Path]) -> bool:
+    """Whether the state may be served with the site: beside the sitemaps, or a file in the
+    site or its output folder (an S3 object elsewhere is private)."""
+    if isinstance(store, SinkStateStore):
+        return True
+    if not isinstance(store, FileStateStore):
+        return False
+    where = Path(os.path.realpath(store.path))
+    return any(where.is_relative_to(os.path.realpath(folder)) for folder in folders)
+
+
 def open_state_store(
     config: Config, *, s3_client: Callable[[], S3Client] | None = None
 ) -> StateStore | None:

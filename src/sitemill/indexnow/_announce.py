@@ -2,13 +2,10 @@
 # The listed pages a run added, whose content changed, or that left the sitemaps since the last run,
 # merged with those an earlier run could not send.
 #
-# Only pages a state remembers as listed are compared, so a page that was never listed is never
-# announced, and a first run (no state) announces nothing. A page's content changed when its
-# fingerprint did; where the two states' fingerprints are not comparable (another fingerprint
-# version or scope: sitemill was upgraded, ``content_scope`` switched; another base URL, which
-# relative links are resolved from), when its lastmod did, which content dates move only for a
-# change a reader sees. A base URL change is no content change: pages are compared by path, so it
-# announces nothing, and what was pending moves with it (state.pending.rebase_pending).
+# Only pages a state remembers as listed are compared (state.pending.changes), so a page that was
+# never listed is never announced, and a first run (no state) announces nothing. A base URL change
+# is no content change: pages are compared by path, so it announces nothing, and what was pending
+# moves with it (state.pending.rebase_pending).
 #
 # Every URL announced is below the base URL (no dot segment leads out of it): one a run file, a
 # summary or a state names elsewhere is dropped, so the key file is only ever read from the site's
@@ -18,11 +15,10 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from urllib.parse import unquote
 
-from sitemill.state.model import State
 from sitemill.state.pending import ADDED, CHANGED, MAX_PENDING, REMOVED
 
 
@@ -37,39 +33,6 @@ class Announcements:
     foreign: int = 0  # pending URLs not below the base URL (a state from elsewhere): dropped
     off_site: int = 0  # found URLs not below the base URL (a run file's, edited): dropped
     unlisted: int = 0  # a public state's pending URLs this run does not list: dropped
-
-
-def changes(old: State, new: State, url_of: Callable[[str], str]) -> dict[str, str]:
-    """URL -> kind for the listed pages of ``new`` that ``old`` did not list or that changed,
-    and the URLs ``old`` listed that ``new`` does not."""
-    comparable = (old.fingerprint_version, old.fingerprint_main) == (
-        new.fingerprint_version,
-        new.fingerprint_main,
-    ) and not changes_base_url(old, new)
-    found: dict[str, str] = {}
-    added: set[str] = set()
-    remembered = old.pages.get
-    for path, record in new.pages.items():
-        before = remembered(path)
-        if before is None:
-            added.add(url_of(path))
-        elif comparable:
-            then, now = before.fingerprint, record.fingerprint
-            if then != now and then is not None and now is not None:
-                found[url_of(path)] = CHANGED
-        elif before.lastmod != record.lastmod:
-            found[url_of(path)] = CHANGED
-    removed = {url_of(path) for path in old.pages.keys() - new.pages.keys()}
-    for url in added:  # (a URL another file lists now, such as a.htm for a.html: changed)
-        found[url] = CHANGED if url in removed else ADDED
-    for url in removed - added:
-        found[url] = REMOVED
-    return found
-
-
-def changes_base_url(old: State, new: State) -> bool:
-    """Whether ``new`` was made at another base URL than ``old`` (both known)."""
-    return None not in (old.base_url, new.base_url) and old.base_url != new.base_url
 
 
 def announcements(
