@@ -42,7 +42,7 @@ def command_inputs(
 
 
 @dataclass(frozen=True, slots=True)
-class Command(Generic[_T]):
+class ManualCommand(Generic[_T]):
     """A manual command of the function, called as its handler: the event read (``read``),
     then the inputs, then the answer (``answer``, with the invocation's context); any
     SitemillError on the way is status "error", one line logged on ``log`` (the command's

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any, Final
 
-from sitemill.aws._command import Command, CommandInputs, read_keys
+from sitemill.aws._command import CommandInputs, ManualCommand, read_keys
 from sitemill.check.run import CheckOptions
 from sitemill.commands.check import Checked, check_record
 from sitemill.errors import EventError
@@ -68,4 +68,4 @@ def _report(checked: Checked, distribution: str | None) -> dict[str, Any]:
 
 
 # Check the bucket's live site; the JSON answer (status ok, problems or error).
-handle_check: Final = Command("checks", _read, _answer, log)
+handle_check: Final = ManualCommand("checks", _read, _answer, log)

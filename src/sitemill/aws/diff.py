@@ -15,7 +15,7 @@ import logging
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Final
 
-from sitemill.aws._command import Command, CommandInputs, read_keys
+from sitemill.aws._command import CommandInputs, ManualCommand, read_keys
 from sitemill.commands.diff import BucketDiff, diff_bucket, found_diff
 from sitemill.config.model import Config
 from sitemill.diff.model import diff_to_json
@@ -87,4 +87,4 @@ def _read(event: Mapping[str, Any]) -> None:
 
 
 # The change report of the function's bucket against its state (status ok or error).
-handle_diff: Final = Command("diffs", _read, _answer, log)
+handle_diff: Final = ManualCommand("diffs", _read, _answer, log)
