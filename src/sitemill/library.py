@@ -25,9 +25,11 @@ if TYPE_CHECKING:
 
 
 def __getattr__(name: str) -> object:
-    """``rebuild_bucket``, made on first use: botocore loads for a bucket's run alone."""
+    """``rebuild_bucket``, made on first use (botocore loads for a bucket's run alone), then
+    kept: one object however often it is asked."""
     if name != "rebuild_bucket":
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     from sitemill.jobs import bucket
 
-    return partial(bucket.build_bucket, outputs=OUTPUTS)
+    made = globals()[name] = partial(bucket.build_bucket, outputs=OUTPUTS)
+    return made
