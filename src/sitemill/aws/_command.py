@@ -1,4 +1,4 @@
-"""What a manual command of the function (`check`, `diff`) starts from: the environment read."""
+"""A manual command of the function (`check`, `diff`): the environment read, then its answer."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import json
 import logging
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from sitemill.aws._logs import LambdaSettings, function_env, lambda_config
 from sitemill.aws.clients import make_s3_client
@@ -41,26 +41,35 @@ def command_inputs(
     return CommandInputs(settings, config, bucket, s3 if s3 is not None else make_s3_client())
 
 
-def answer_command(
-    event: Mapping[str, Any],
-    env: Mapping[str, str] | None,
-    s3: S3Client | None,
-    verb: str,
-    steps: tuple[Callable[[Mapping[str, Any]], _T], Callable[[CommandInputs, _T], dict[str, Any]]],
-    log: logging.Logger,
-) -> dict[str, Any]:
-    """A manual command's JSON answer: the event read (``steps[0]``), then the inputs, then the
-    answer (``steps[1]``); any SitemillError on the way is status "error", one line logged on
-    ``log`` (the command's own logger)."""
-    read, answer = steps
-    env = function_env(env)
-    try:
-        found = read(event)
-        return answer(command_inputs(event, env, s3, verb), found)
-    except SitemillError as exc:
-        failed = {"status": "error", "error": shown(str(exc))}
-        log.error("%s", json.dumps(failed))
-        return failed
+@dataclass(frozen=True, slots=True)
+class ManualCommand(Generic[_T]):
+    """A manual command of the function, called as its handler: the event read (``read``),
+    then the inputs, then the answer (``answer``, with the invocation's context); any
+    SitemillError on the way is status "error", one line logged on ``log`` (the command's
+    own logger)."""
+
+    verb: str  # what it does, for an error that says it does so on the function's bucket only
+    read: Callable[[Mapping[str, Any]], _T]
+    answer: Callable[[CommandInputs, _T, object], dict[str, Any]]
+    log: logging.Logger
+
+    def __call__(
+        self,
+        event: Mapping[str, Any],
+        context: object = None,
+        *,
+        env: Mapping[str, str] | None = None,
+        s3: S3Client | None = None,
+    ) -> dict[str, Any]:
+        """The command's JSON answer to ``event`` (status ok, or what ``answer`` says)."""
+        env = function_env(env)
+        try:
+            found = self.read(event)
+            return self.answer(command_inputs(event, env, s3, self.verb), found, context)
+        except SitemillError as exc:
+            failed = {"status": "error", "error": shown(str(exc))}
+            self.log.error("%s", json.dumps(failed))
+            return failed
 
 
 def read_keys(event: Mapping[str, Any], verb: str, known: tuple[str, ...]) -> None:

@@ -11,9 +11,9 @@ import json
 import logging
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
-from sitemill.aws._command import CommandInputs, answer_command, read_keys
+from sitemill.aws._command import CommandInputs, ManualCommand, read_keys
 from sitemill.check.run import CheckOptions
 from sitemill.commands.check import Checked, check_record
 from sitemill.errors import EventError
@@ -22,36 +22,10 @@ from sitemill.jobs.features import OUTPUTS
 from sitemill.scaleout.bucketrecord import bucket_record
 from sitemill.web.livesite import Limits
 
-if TYPE_CHECKING:
-    from mypy_boto3_s3 import S3Client
-
 log = logging.getLogger(__name__)
 _KEYS: Final = frozenset({"action", "bucket", "all"})
 # A Lambda runs 15 minutes at most: the check stops asking before that, the answer still due.
 LIMITS: Final = Limits(run_deadline=600.0)
-
-
-def handle_check(
-    event: Mapping[str, Any],
-    context: object = None,
-    *,
-    env: Mapping[str, str] | None = None,
-    s3: S3Client | None = None,
-) -> dict[str, Any]:
-    """Check the bucket's live site; the JSON answer (status ok, problems or error)."""
-
-    def answer(command: CommandInputs, every: bool) -> dict[str, Any]:
-        settings, config, bucket = command.settings, command.config, command.bucket
-        site = settings.site.site(bucket)
-        record = bucket_record(config, command.client, site, PENDING_PLACES)
-        checked = check_record(
-            config, record, CheckOptions(every=every, outputs=OUTPUTS), _limits(context)
-        )
-        found = {"bucket": bucket, **_answer(checked, settings.distribution_id)}
-        log.info("%s", json.dumps({key: found[key] for key in found if key != "problems"}))
-        return found
-
-    return answer_command(event, env, s3, "checks", (_read, answer), log)
 
 
 def _limits(context: object) -> Limits:
@@ -63,6 +37,17 @@ def _limits(context: object) -> Limits:
     return replace(LIMITS, run_deadline=min(LIMITS.run_deadline, seconds))
 
 
+def _answer(command: CommandInputs, every: bool, context: object) -> dict[str, Any]:
+    settings, config, bucket = command.settings, command.config, command.bucket
+    record = bucket_record(config, command.client, settings.site.site(bucket), PENDING_PLACES)
+    checked = check_record(
+        config, record, CheckOptions(every=every, outputs=OUTPUTS), _limits(context)
+    )
+    found = {"bucket": bucket, **_report(checked, settings.distribution_id)}
+    log.info("%s", json.dumps({key: found[key] for key in found if key != "problems"}))
+    return found
+
+
 def _read(event: Mapping[str, Any]) -> bool:
     every = event.get("all", False)
     if set(event) <= _KEYS and not isinstance(every, bool):  # (before a bucket that is no name)
@@ -71,7 +56,7 @@ def _read(event: Mapping[str, Any]) -> bool:
     return bool(every)
 
 
-def _answer(checked: Checked, distribution: str | None) -> dict[str, Any]:
+def _report(checked: Checked, distribution: str | None) -> dict[str, Any]:
     report = checked.report
     if distribution:
         report.problems = [
@@ -81,3 +66,7 @@ def _answer(checked: Checked, distribution: str | None) -> dict[str, Any]:
     if checked.indexnow is not None:
         answer["indexnow"] = checked.indexnow.counts()
     return answer
+
+
+# Check the bucket's live site; the JSON answer (status ok, problems or error).
+handle_check: Final = ManualCommand("checks", _read, _answer, log)

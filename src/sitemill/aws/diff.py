@@ -15,7 +15,7 @@ import logging
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Final
 
-from sitemill.aws._command import CommandInputs, answer_command, read_keys
+from sitemill.aws._command import CommandInputs, ManualCommand, read_keys
 from sitemill.commands.diff import BucketDiff, diff_bucket, found_diff
 from sitemill.config.model import Config
 from sitemill.diff.model import diff_to_json
@@ -40,18 +40,7 @@ DIFF_TOO_BIG: Final = (
 )
 
 
-def handle_diff(
-    event: Mapping[str, Any],
-    context: object = None,
-    *,
-    env: Mapping[str, str] | None = None,
-    s3: S3Client | None = None,
-) -> dict[str, Any]:
-    """The change report of the function's bucket against its state (status ok or error)."""
-    return answer_command(event, env, s3, "diffs", (_read, _answer), log)
-
-
-def _answer(command: CommandInputs, _: None) -> dict[str, Any]:
+def _answer(command: CommandInputs, _: None, context: object) -> dict[str, Any]:
     bucket = command.bucket
     found = _diff(command.config, command.client, command.settings.site.site(bucket))
     report = diff_to_json(found.diff)
@@ -95,3 +84,7 @@ def cut_lists(report: dict[str, Any]) -> dict[str, Any]:
 
 def _read(event: Mapping[str, Any]) -> None:
     read_keys(event, "diff", ("action", "bucket"))
+
+
+# The change report of the function's bucket against its state (status ok or error).
+handle_diff: Final = ManualCommand("diffs", _read, _answer, log)

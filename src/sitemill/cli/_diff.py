@@ -1,6 +1,10 @@
-"""`sitemill diff`: what a change does to the site's URLs, against the state of the last build."""
-# A table for people (removed first: the ones that lead nowhere are what a reviewer acts on), or one
-# JSON document with --json; exit 1 with --fail-on-removed when a removed URL is gone.
+"""`sitemill diff` and `build --dry-run`: what a change does to the site, against the last state."""
+# `build --dry-run` is the dry mode `diff` runs (commands.diff.preview_tree): the same pages, dates
+# and files, into an overlay of the output folder; it says the files it would write and delete (as
+# `sitemill s3 --dry-run` says them) and its change report against the state it starts from.
+# `diff` gives a table for people (removed first: the ones that lead nowhere are what a reviewer
+# acts on), or one JSON document with --json; exit 1 with --fail-on-removed when a removed URL is
+# gone.
 
 from __future__ import annotations
 
@@ -16,6 +20,7 @@ from sitemill.jobs.removedpages import short_urls
 from sitemill.messages import shown
 
 if TYPE_CHECKING:
+    from sitemill.commands.diff import TreePreview
     from sitemill.config.model import Config
     from sitemill.diff.model import SiteDiff
     from sitemill.state.previous import PreviousState
@@ -29,8 +34,6 @@ REDIRECT_FORMS = ("netlify", "s3-rules", "s3-objects", "hugo", "mkdocs", "docusa
 def add_diff_command(commands: argparse._SubParsersAction[Parser], common: Parser) -> None:
     """The ``diff`` command's parser, under ``commands`` (the subparsers of `sitemill`)."""
     diff = add_command(commands, common, "diff")
-    diff.add_argument("site_dir", nargs="?", type=Path, default=Path("."), metavar="SITE_DIR")
-    diff.add_argument("--out", type=Path, help="the sitemaps' folder (default: SITE_DIR)")
     diff.add_argument(
         "--against", metavar="STATE|URL",
         help="the state to compare with: a path or an http(s) URL (default: the build's)",
@@ -132,6 +135,56 @@ def open_builds_state(config: Config, out_dir: Path) -> PreviousState | None:
     if beside.is_file():
         return previous_state(str(beside))
     return open_previous(config)
+
+
+def run_dry_build(args: argparse.Namespace, config: Config, site_dir: str, out_dir: str) -> int:
+    """`sitemill build --dry-run`: build ``site_dir`` into memory over ``out_dir``'s files
+    (the dry mode `diff` runs, commands.diff.preview_tree) and print what would change."""
+    from sitemill.cli._progress import live_line
+    from sitemill.commands.diff import preview_tree
+    from sitemill.filenames.outputs import STATE_NAME
+    from sitemill.jobs.afterpublish import after_publishing
+    from sitemill.jobs.features import OUTPUTS
+    from sitemill.sinks import LocalDirSink
+    from sitemill.state.store import open_state_store
+
+    against = open_builds_state(config, Path(out_dir))
+    with live_line(sys.stderr, quiet=args.quiet) as line:
+        preview = preview_tree(
+            config, Path(site_dir), LocalDirSink(Path(out_dir)), against,
+            progress=line if line.active else None, outputs=OUTPUTS, output_dir=Path(out_dir),
+        )  # fmt: skip
+    after_publishing(
+        config, preview.report, None, outputs=OUTPUTS, dry_run=True
+    )  # (what it would send)
+    if not args.quiet:
+        store = open_state_store(config, s3_client=s3_client)
+        kept_at = store.where if store is not None else str(Path(out_dir) / STATE_NAME)
+        compared = None if against is None else against.location
+        print_dry_build(preview, config, (out_dir, kept_at), compared, sys.stdout)
+    return 0
+
+
+def print_dry_build(
+    preview: TreePreview,
+    config: Config,
+    where: tuple[str, str],
+    state: str | None,
+    stream: TextIO,
+) -> None:
+    """The files the build would write and delete in ``where`` (the output folder, and where
+    the state is kept), as `sitemill s3 --dry-run` says them, then its change report against
+    ``state`` (None: there is none) as `diff` says it."""
+    from sitemill.cli._report import print_preview
+
+    out_dir, kept_at = where
+    print_preview(preview.report, out_dir, stream)
+    if preview.state_changed:
+        say(stream, f"would write the state: {kept_at}")
+    if preview.diff is not None and state is not None:
+        print_table(preview.diff.diff, config.base_url, state, stream)
+    elif state is None:
+        say(stream, "no state yet: a first run (every page is new)")
 
 
 def print_json(diff: SiteDiff, suggested: dict[str, Any] | None, stream: TextIO) -> None:

@@ -212,11 +212,9 @@ def site_and_config(args: argparse.Namespace, env: dict[str, str]) -> tuple[Path
 
 
 def add_record_arguments(command: argparse.ArgumentParser, bucket_help: str) -> None:
-    """SITE_DIR, --out, --bucket, --prefix and --endpoint-url."""
+    """--bucket, --prefix and --endpoint-url (after SITE_DIR and --out: add_command's)."""
     from sitemill.cli._usage import bucket_name, endpoint_url, key_prefix
 
-    command.add_argument("site_dir", nargs="?", type=Path, default=Path("."), metavar="SITE_DIR")
-    command.add_argument("--out", type=Path, help="where the sitemaps are (default: SITE_DIR)")
     command.add_argument("--bucket", type=bucket_name, metavar="NAME", help=bucket_help)
     command.add_argument("--prefix", default="", type=key_prefix, help="the bucket's source prefix")
     command.add_argument("--endpoint-url", type=endpoint_url, help="S3-compatible endpoint")

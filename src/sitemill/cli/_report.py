@@ -31,15 +31,10 @@ def print_report(report: Report, out_dir: str, stream: TextIO) -> None:
     dates = report.lastmod_from or dated_by(report.dates, report.lastmod)
     say(stream, needs_line(report))  # (the warnings were logged to stderr as they were found)
     say(stream, f"{counted(result.url_count, 'URL')} in {kind} in {out_dir} (lastmod: {dates})")
-    if result.written:
-        say(stream, f"written: {_names(result.written)}")
+    lines = [f"written: {_names(result.written)}"] if result.written else []
     if result.deleted:  # (a replaced index's children: names another tool chose)
-        say(stream, f"deleted: {_names(result.deleted)}")
-    if result.llms.decision:
-        say(stream, result.llms.decision)
-    if not result.changed:
-        say(stream, "nothing changed")
-    write_counts(report, stream)
+        lines.append(f"deleted: {_names(result.deleted)}")
+    _write_outcome(report, lines, "nothing changed", stream)
     if report.skipped:
         counts = ", ".join(
             f"{reason.value} {report.skipped[reason]:,}"
@@ -50,8 +45,33 @@ def print_report(report: Report, out_dir: str, stream: TextIO) -> None:
     # report.warnings are not repeated here: each was logged (to stderr) when it was found.
 
 
+def print_preview(report: Report, where: str, stream: TextIO) -> None:
+    """What a dry run found: the files that would be written and deleted."""
+    result = report.result
+    say(stream, f"dry run: nothing was written to {where}")
+    say(
+        stream,
+        f"{counted(result.url_count, 'URL')} in {counted(result.sitemap_count, 'sitemap file')}",
+    )
+    files = [f"would write: {name}" for name in result.written]
+    files += [f"would delete: {name}" for name in result.deleted]
+    _write_outcome(report, files, "nothing would change", stream)
+
+
+def _write_outcome(report: Report, files: list[str], unchanged: str, stream: TextIO) -> None:
+    """The end of a run's lines, a dry run's too: its ``files`` lines (written, deleted),
+    the llms.txt decision, ``unchanged`` when nothing changed, then the counts."""
+    for line in files:
+        say(stream, line)
+    if report.result.llms.decision:
+        say(stream, report.result.llms.decision)
+    if not report.result.changed:
+        say(stream, unchanged)
+    _write_counts(report, stream)
+
+
 # report.dates keys (sitemill.lastmod.decide.DateReason values): a date kept, or moved and why.
-def write_counts(report: Report, stream: TextIO) -> None:
+def _write_counts(report: Report, stream: TextIO) -> None:
     """The lines on page heads read and on dates, where there is something to say."""
     lines = (style_line, heads_line, dates_line, extensions_line, shards_line, requests_line)
     for line in (describe(report) for describe in lines):

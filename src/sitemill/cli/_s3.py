@@ -11,15 +11,12 @@ from typing import TYPE_CHECKING, TextIO
 from sitemill.aws.clients import make_s3_client
 from sitemill.cli._options import record_site
 from sitemill.cli._progress import live_line
-from sitemill.cli._report import print_report, write_counts
+from sitemill.cli._report import print_preview, print_report
 from sitemill.cli._s3function import refuse_state_elsewhere
-from sitemill.cli._usage import say
 from sitemill.config.model import Config
 from sitemill.errors import ConfigError
 from sitemill.jobs.afterpublish import after_publishing, bucket_file_writer
 from sitemill.jobs.features import OUTPUTS
-from sitemill.messages import counted
-from sitemill.report import Report
 from sitemill.scaleout.bucketrun import RunAsked, rebuild_site
 from sitemill.scaleout.partitionedstore import open_partitioned
 
@@ -53,25 +50,6 @@ def run_s3_command(
     elif not args.quiet:
         print_report(report, where, stdout)
     return 0
-
-
-def print_preview(report: Report, where: str, stream: TextIO) -> None:
-    """What a dry run found: the files that would be written and deleted."""
-    result = report.result
-    say(stream, f"dry run: nothing was written to {where}")
-    say(
-        stream,
-        f"{counted(result.url_count, 'URL')} in {counted(result.sitemap_count, 'sitemap file')}",
-    )
-    for name in result.written:
-        say(stream, f"would write: {name}")
-    for name in result.deleted:
-        say(stream, f"would delete: {name}")
-    if result.llms.decision:
-        say(stream, result.llms.decision)
-    if not result.changed:
-        say(stream, "nothing would change")
-    write_counts(report, stream)
 
 
 def site_bucket(given: str | None, function: str | None, env: Mapping[str, str]) -> str:

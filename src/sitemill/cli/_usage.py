@@ -118,11 +118,21 @@ class Parser(argparse.ArgumentParser):
 def add_command(
     commands: argparse._SubParsersAction[Parser], common: Parser, name: str
 ) -> argparse.ArgumentParser:
-    """The parser of the command ``name`` (sitemill.commands), with the common options."""
-    command: argparse.ArgumentParser = commands.add_parser(
-        name, parents=[common], help=COMMANDS[name].does
-    )
+    """The parser of the command ``name`` (sitemill.commands), with the common options, and
+    SITE_DIR and --out where the command runs over a site folder."""
+    row = COMMANDS[name]
+    command: argparse.ArgumentParser = commands.add_parser(name, parents=[common], help=row.does)
+    if row.out is not None:
+        add_site_dir(command, row.out)
     return command
+
+
+def add_site_dir(command: argparse.ArgumentParser, out_help: str, *, given: bool = False) -> None:
+    """SITE_DIR (``.`` unless ``given``: then None when it is not) and ``--out``, the folder
+    the sitemaps are in (``out_help`` says it)."""
+    default = None if given else Path(".")
+    command.add_argument("site_dir", nargs="?", type=Path, default=default, metavar="SITE_DIR")
+    command.add_argument("--out", type=Path, help=out_help)
 
 
 def parse_command_line(parser: Parser, argv: Sequence[str] | None) -> argparse.Namespace:

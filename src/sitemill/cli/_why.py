@@ -14,6 +14,7 @@ from sitemill.cli._usage import (
     EXIT_INVALID,
     Parser,
     add_command,
+    add_site_dir,
     bucket_name,
     endpoint_url,
     key_prefix,
@@ -32,8 +33,7 @@ def add_why_command(commands: argparse._SubParsersAction[Parser], common: Parser
     """The ``why`` command's parser, under ``commands`` (the subparsers of `sitemill`)."""
     why = add_command(commands, common, "why")
     why.add_argument("page", type=_page, metavar="PAGE", help="a site path (blog/post/) or a URL")
-    why.add_argument("site_dir", nargs="?", type=Path, metavar="SITE_DIR")
-    why.add_argument("--out", type=Path, help="the sitemaps' folder (default: SITE_DIR)")
+    add_site_dir(why, "the sitemaps' folder (default: SITE_DIR)", given=True)
     why.add_argument("--bucket", type=bucket_name, metavar="NAME", help="a page of this bucket")
     why.add_argument("--prefix", type=key_prefix, help="the bucket's site prefix")
     why.add_argument("--endpoint-url", type=endpoint_url, help="S3-compatible endpoint")

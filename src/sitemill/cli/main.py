@@ -65,8 +65,6 @@ def build_parser() -> Parser:
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     build = add_command(commands, common, "build")
-    build.add_argument("site_dir", nargs="?", type=Path, default=Path("."), metavar="SITE_DIR")
-    build.add_argument("--out", type=Path, help="output directory (default: SITE_DIR)")
     build.add_argument(
         "--dry-run", action="store_true",
         help="build in memory and print what would be written and what changes; write nothing",
@@ -115,7 +113,7 @@ def _run_build(args: argparse.Namespace, env: dict[str, str]) -> int:
 
     site_dir, out_dir, config = site_and_config(args, env)
     if args.dry_run:
-        from sitemill.cli._dryrun import run_dry_build
+        from sitemill.cli._diff import run_dry_build
 
         return run_dry_build(args, config, str(site_dir), str(out_dir))
     state_store = open_state_store(config, s3_client=s3_client)

@@ -27,7 +27,9 @@ class CommandInput:
 @dataclass(frozen=True, slots=True)
 class CommandRow:
     """One command: its name, what it does (one line), where its run is defined (a module of
-    sitemill), and its names in the Action and in the Lambda's events (None: not offered)."""
+    sitemill), and its names in the Action and in the Lambda's events (None: not offered);
+    ``out``, for a command over a site folder (SITE_DIR, ``.`` unless given), what its
+    ``--out`` folder is."""
 
     name: str
     does: str
@@ -35,12 +37,19 @@ class CommandRow:
     action: str | None = None
     event: str | None = None
     inputs: tuple[CommandInput, ...] = ()
+    out: str | None = None
 
 
 COMMANDS: Final = {
     command.name: command
     for command in (
-        CommandRow("build", "sitemaps for a site directory", "jobs.tree", action="build"),
+        CommandRow(
+            "build",
+            "sitemaps for a site directory",
+            "jobs.tree",
+            action="build",
+            out="output directory (default: SITE_DIR)",
+        ),
         CommandRow("urls", "sitemaps from a URL list (one per line, TAB lastmod)", "jobs.urllist"),
         CommandRow(
             "s3",
@@ -55,6 +64,7 @@ COMMANDS: Final = {
             "commands.check",
             action="check",
             event="check",
+            out="where the sitemaps are (default: SITE_DIR)",
             inputs=(
                 CommandInput("all", False, "check every URL", dest="every"),
                 CommandInput("sample", 100, "URLs checked besides the added or changed ones"),
@@ -71,12 +81,14 @@ COMMANDS: Final = {
             "commands.diff",
             action="diff",
             event="diff",
+            out="the sitemaps' folder (default: SITE_DIR)",
         ),
         CommandRow(
             "indexnow",
             "announce the URLs the state holds pending (after a deploy)",
             "indexnow.run",
             action="indexnow",
+            out="where the sitemaps are (default: SITE_DIR)",
         ),
     )
 }

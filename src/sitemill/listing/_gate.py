@@ -9,12 +9,13 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Final
 
 from sitemill.bounded.dedupe import SeenUrls
 from sitemill.entries import Entry
 from sitemill.listing._aliases import FolderAliases
+from sitemill.messages import KindCounts
 
 # At most this many entries wait behind an undecided canonical; past it, the oldest is
 # kept (its target was not listed yet), so hostile pages cannot hold a whole site in memory.
@@ -34,18 +35,17 @@ class _Held:
     waiting: bool = False  # in CanonicalGate._waiting until decided
 
 
-@dataclass
-class CanonicalCounts:
+class CanonicalCounts(KindCounts[str]):
     """Canonicals that leave their page listed: named off the site, or named a URL that this
     sitemap does not list (the first example of each)."""
 
-    off_site: int = 0
-    unlisted: int = 0
-    examples: dict[str, str] = field(default_factory=dict)
+    @property
+    def off_site(self) -> int:
+        return self.counts["off_site"]
 
-    def count(self, kind: str, example: str) -> None:
-        setattr(self, kind, getattr(self, kind) + 1)
-        self.examples.setdefault(kind, example)
+    @property
+    def unlisted(self) -> int:
+        return self.counts["unlisted"]
 
 
 class CanonicalGate:
