@@ -7,7 +7,7 @@ import logging
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, Protocol
 
 from sitemill.config.model import LastmodMode
 from sitemill.entries import Skip, SkipReason
@@ -87,6 +87,21 @@ class WriteResult:
         return sum(1 for name in self.files if name != HTML_SITEMAP)
 
 
+class Announcing(Protocol):
+    """What a feature that tells others of the run's changes (IndexNow) reports of it: its
+    numbers for a summary, one line for a terminal, and the lines that went wrong."""
+
+    messages: list[str]
+
+    def counts(self) -> dict[str, Any]:
+        """The numbers for a Lambda or job summary."""
+        ...
+
+    def line(self) -> str:
+        """One line for a terminal."""
+        ...
+
+
 @dataclass(frozen=True, slots=True)
 class Declared:
     """A base URL the site declares (urls.normalize_base_url), where it says so ("CNAME",
@@ -116,8 +131,8 @@ class Report:
     images: int = 0  # <image:image> entries written
     image_chrome: int = 0  # image entries left out as site chrome (shown on most pages)
     # IndexNow's: what to announce, and what became of it (indexnow.outcome.IndexNowOutcome;
-    # kept by the feature, read by the front ends: the report names no feature)
-    indexnow: Any = None
+    # kept by the feature, read by the front ends as Announcing: the report names no feature)
+    indexnow: Announcing | None = None
     requests: Counter[str] = field(default_factory=Counter)  # a bucket's, by REQUEST_KINDS
     url_style: StyleDecision | None = None  # what url_style = "auto" settled on (None: set)
     lastmod_from: str | None = None  # where the dates came from, when ``lastmod`` cannot say

@@ -14,7 +14,7 @@ from sitemill.errors import ConfigError, SitemillError
 from sitemill.github._previous import state_name
 from sitemill.github._push import Committed, commit_outputs
 from sitemill.github.settings import Settings
-from sitemill.indexnow.outcome import IndexNowOutcome
+from sitemill.indexnow.outcome import IndexNowOutcome, outcome_of
 from sitemill.indexnow.pending import StatePending, tree_pending
 from sitemill.indexnow.run import deliver, pending_outcome
 from sitemill.jobs.afterpublish import WriteFile, after_publishing
@@ -48,9 +48,9 @@ class Announcer:
 
     def after_publishing(self, report: Report, write_file: WriteFile) -> None:
         """A build's: the key file where asked, then (indexnow = send) the announcements."""
-        asked = self._skip_done(report.indexnow)
+        asked = self._skip_done(outcome_of(report))
         after_publishing(self.config, report, write_file, outputs=OUTPUTS)
-        self._settle(report.indexnow, asked, report.warnings)
+        self._settle(outcome_of(report), asked, report.warnings)
 
     def deliver(self, outcome: IndexNowOutcome, held: dict[str, str] | None = None) -> None:
         """Send ``outcome.urls`` but those an earlier attempt did; ``held``: pending URLs a

@@ -32,6 +32,7 @@ from sitemill.github.commands import (
 from sitemill.github.settings import Command, Settings, read_inputs
 from sitemill.github.summary import render_failure, render_indexnow_summary, render_summary
 from sitemill.indexnow.key import key_file_name
+from sitemill.indexnow.outcome import outcome_of
 from sitemill.jobs.afterpublish import folder_writer
 from sitemill.jobs.features import OUTPUTS
 from sitemill.jobs.tree import TreeAsked, build_tree
@@ -239,7 +240,7 @@ def action_outputs(settings: Settings, outcome: Outcome) -> dict[str, str]:
         "files": "\n".join(files),
         "changed": "true" if outcome.changed else "false",
         "commit-sha": sha or "",
-        **indexnow_outputs(outcome.report.indexnow),
+        **indexnow_outputs(outcome_of(outcome.report)),
     }
 
 

@@ -10,7 +10,7 @@ from typing import Final
 from sitemill.entries import SkipReason
 from sitemill.github._charts import dates_chart, skips_chart
 from sitemill.github._push import Pushed
-from sitemill.indexnow.outcome import IndexNowOutcome
+from sitemill.indexnow.outcome import IndexNowOutcome, outcome_of
 from sitemill.messages import counted, shown
 from sitemill.report import (
     Report,
@@ -78,14 +78,15 @@ def render_summary(
             lines.insert(3, f"- {extra}")
     if report.url_style is not None:  # (what auto decided, and why)
         lines.insert(3, f"- {markdown_text(style_line(report))}")
-    if report.indexnow is not None:
-        lines[-1:-1] = [f"- {indexnow_line(report.indexnow)}"]
+    announced = outcome_of(report)
+    if announced is not None:
+        lines[-1:-1] = [f"- {indexnow_line(announced)}"]
     for warning in dict.fromkeys(warnings):
         lines += ["", "> [!WARNING]", f"> {markdown_text(warning)}"]
     for notice in dict.fromkeys(notices):
         lines += ["", "> [!NOTE]", f"> {markdown_text(notice)}"]
-    if report.indexnow is not None:
-        lines += indexnow_table(report.indexnow)
+    if announced is not None:
+        lines += indexnow_table(announced)
     lines += dates_chart(report.months)
     skipped = sum(report.skipped.values())
     if skipped:

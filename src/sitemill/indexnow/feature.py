@@ -81,10 +81,14 @@ class IndexNowFeature:
         config, report, write_file, dry_run = run.config, run.report, run.write_file, run.dry_run
         if config.indexnow_write_key_file and write_file is not None and not dry_run:
             _write_key_file(config.indexnow_key, write_file, report.warnings)
-        outcome = report.indexnow
-        if outcome is None or config.indexnow is not IndexNowMode.SEND:
+        if config.indexnow is not IndexNowMode.SEND:
             return
+        from sitemill.indexnow.outcome import outcome_of
         from sitemill.indexnow.run import deliver
+
+        outcome = outcome_of(report)
+        if outcome is None:
+            return
 
         known = len(outcome.messages)
         deliver(config, outcome, dry_run=dry_run)

@@ -5,10 +5,13 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from sitemill.config.model import IndexNowMode
 from sitemill.state.pending import CHANGE_KINDS
+
+if TYPE_CHECKING:
+    from sitemill.report import Report
 
 
 class PendingStore(Protocol):
@@ -97,3 +100,10 @@ class IndexNowOutcome:
 
 def _by_reason(counts: Counter[str]) -> str:
     return ", ".join(f"{reason} {count:,}" for reason, count in sorted(counts.items()))
+
+
+def outcome_of(report: Report) -> IndexNowOutcome | None:
+    """IndexNow's outcome of a run, as its feature kept it in ``report`` (the report, which
+    names no feature, holds it as report.Announcing); None: the run announced nothing."""
+    found = report.indexnow
+    return found if isinstance(found, IndexNowOutcome) else None
