@@ -17,7 +17,7 @@ import subprocess
 import sys
 import tempfile
 import traceback
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 SITEMILL = str(Path(sys.executable).parent / "sitemill")
@@ -34,7 +34,9 @@ def run_sitemill(
     full_env = {k: v for k, v in os.environ.items() if not k.startswith("SITEMILL_")}
     full_env.update(env or {})
     if not process:
-        return _run_here([SITEMILL, *args], cwd, stdin, full_env)
+        from sitemill.cli.main import main
+
+        return run_here(lambda: main(list(args)), [SITEMILL, *args], cwd, stdin, full_env)
     return subprocess.run(
         [SITEMILL, *args],
         cwd=cwd,
@@ -47,16 +49,18 @@ def run_sitemill(
     )
 
 
-def _run_here(
-    argv: list[str], cwd: Path | None, stdin: str | None, env: dict[str, str]
+def run_here(
+    main: Callable[[], object],
+    argv: list[str],
+    cwd: Path | None,
+    stdin: str | None,
+    env: dict[str, str],
 ) -> subprocess.CompletedProcess[str]:
-    """What ``sys.exit(main())`` of the entry point does in a new process, here: its exit code
+    """What ``sys.exit(main())`` of an entry point does in a new process, here: its exit code
     (an uncaught exception: its traceback on stderr and 1, as Python's own), stdout and stderr."""
-    from sitemill.cli.main import main
-
     with _process_state(argv, cwd, stdin, env) as (out, err):
         try:
-            code = _exit_code(main(argv[1:]))
+            code = _exit_code(main())
         except SystemExit as exc:
             code = _exit_code(exc.code)
         except Exception:  # (uncaught: a traceback and 1, as in a process)
