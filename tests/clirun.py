@@ -101,14 +101,18 @@ class _Captured:
 def _process_state(
     argv: list[str], cwd: Path | None, stdin: str | None, env: dict[str, str]
 ) -> Iterator[tuple[_Captured, _Captured]]:
-    """argv, the environment, the working folder, the standard streams and the root logger as
-    a new process has them (the root logger without handlers: the command configures its own),
-    each given back after the run."""
+    """argv, the environment, the working folder, the standard streams and the loggers as a
+    new process has them (the root logger without handlers: the command configures its own;
+    sitemill's as no earlier run in this process left them, e.g. a Lambda handler's JSON lines,
+    aws._logs), each given back after the run."""
     saved_env = dict(os.environ)
     saved_cwd = os.getcwd()
     saved = (sys.argv, sys.stdin, sys.stdout, sys.stderr)
     root = logging.getLogger()
     saved_logging = (root.handlers[:], root.level)
+    ours = [logging.getLogger(name) for name in list(logging.root.manager.loggerDict)
+            if name == "sitemill" or name.startswith("sitemill.")]  # fmt: skip
+    saved_ours = [(lg.handlers[:], lg.level, lg.propagate, lg.disabled) for lg in ours]
     out, err = _Captured("strict"), _Captured("backslashreplace")
     source = io.TextIOWrapper(tempfile.TemporaryFile(), encoding="utf-8")  # noqa: SIM115
     source.write(stdin or "")
@@ -122,12 +126,20 @@ def _process_state(
         sys.stdin = source
         sys.stdout, sys.stderr = out.stream, err.stream
         root.handlers.clear()
+        for logger in ours:
+            logger.handlers.clear()
+            logger.setLevel(logging.NOTSET)
+            logger.propagate, logger.disabled = True, False
         yield out, err
     finally:
         for handler in root.handlers:
             handler.close()
         root.handlers[:], level = saved_logging
         root.setLevel(level)
+        for logger, (handlers, level, propagate, disabled) in zip(ours, saved_ours, strict=True):
+            logger.handlers[:] = handlers
+            logger.setLevel(level)
+            logger.propagate, logger.disabled = propagate, disabled
         sys.argv, sys.stdin, sys.stdout, sys.stderr = saved
         os.chdir(saved_cwd)
         os.environ.clear()
