@@ -22,9 +22,13 @@ from xsd import assert_valid_sitemaps
 
 
 def run(
-    *args: str, cwd: Path | None = None, stdin: str | None = None, env: dict[str, str] | None = None
+    *args: str,
+    cwd: Path | None = None,
+    stdin: str | None = None,
+    env: dict[str, str] | None = None,
+    process: bool = False,
 ) -> subprocess.CompletedProcess[str]:
-    return run_sitemill(*args, cwd=cwd, stdin=stdin, env=env)
+    return run_sitemill(*args, cwd=cwd, stdin=stdin, env=env, process=process)
 
 
 def test_a_source_trees_layouts_and_includes_are_no_pages(make_site: SiteMaker) -> None:
@@ -261,7 +265,7 @@ def test_an_explicit_config_must_be_a_regular_file(make_site: SiteMaker, tmp_pat
     site = make_site({"index.html": page()})
     fifo = tmp_path / "conf.toml"
     os.mkfifo(fifo)
-    result = run("build", str(site), "--base-url", BASE_URL, "--config", str(fifo))
+    result = run("build", str(site), "--base-url", BASE_URL, "--config", str(fifo), process=True)
     assert result.returncode == 2
     assert "config: cannot read" in result.stderr and "is a FIFO" in result.stderr
     assert result.stderr.count("\n") == 1

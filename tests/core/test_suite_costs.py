@@ -116,3 +116,36 @@ def test_what_collection_made_is_out_of_the_collectors_reach(
     del made
     gc.collect()
     assert gone() is None
+
+
+def test_a_cli_run_in_this_process_starts_from_a_new_processs_loggers(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """clirun.run_sitemill runs the command in this process: what an earlier test left on
+    sitemill's loggers (here a Lambda handler's JSON lines to stdout, not propagated) must
+    neither swallow its warnings nor outlive it (its one line on stderr, as in a process)."""
+    import logging
+
+    from clirun import run_sitemill
+    from sitemill.aws._logs import configure_logging
+
+    logger = logging.getLogger("sitemill")
+    for name in ("handlers", "level", "propagate"):  # (given back after the test)
+        monkeypatch.setattr(logger, name, getattr(logger, name))
+    monkeypatch.setattr(logger, "handlers", list(logger.handlers))
+    configure_logging()
+    before = (list(logger.handlers), logger.level, logger.propagate)
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "CNAME").write_text("example.org\n")
+    (site / "index.html").write_text(
+        '<head><meta property="og:url" content="https://example.org/">'
+    )
+    done = run_sitemill(
+        "build", str(site), "--base-url", "http://example.org/", "--out", str(tmp_path / "o")
+    )
+    assert done.returncode == 0, done.stderr
+    (warning,) = done.stderr.splitlines()
+    assert warning.startswith("sitemill: warning: the base URL is http://example.org/"), warning
+    assert '"level"' not in done.stdout  # (no JSON line of the Lambda's handler)
+    assert (list(logger.handlers), logger.level, logger.propagate) == before

@@ -40,7 +40,7 @@ DEADLINE = 20  # seconds: far more than any of these takes; a hang fails instead
 
 
 def sitemill(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    return run_sitemill(*args, env=env, timeout=DEADLINE)
+    return run_sitemill(*args, env=env, timeout=DEADLINE, process=True)  # (a hang fails)
 
 
 def within_deadline(action: Callable[[], Any]) -> Any:

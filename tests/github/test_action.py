@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import io
 import os
 import re
@@ -11,13 +12,16 @@ import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import pytest
 import yaml
 
 from actionsteps import EXPRESSION, parse_outputs
+from clirun import run_here
 from gitutil import commit, git, head, make_repo
+from scriptmodule import load_script
 from sitemill.config.model import LastmodMode
 from sitemill.entries import SkipReason
 from sitemill.errors import ConfigError
@@ -142,22 +146,32 @@ def run_action(
     *,
     cwd: Path | None = None,
     inherited: dict[str, str] | None = None,
+    process: bool = False,
 ) -> Run:
-    """Do what the runner does for the `run` step: evaluate its env: with these inputs, run bash.
+    """Do what the runner does for the `run` step: evaluate its env: with these inputs, run
+    its command, `python -P -m action` with the action's folder on PYTHONPATH: the action's
+    entry module in this process (tests/clirun.run_here), or with ``process`` the step's own
+    line in bash (as tests/github/test_action_steps.py plays every step).
 
     ``inherited`` are further variables of the runner's environment.
     """
     step = action_run_step()
     env = action_env(workspace, inputs, inherited)
-    done = subprocess.run(
-        ["bash", "-c", step["run"]],
-        cwd=cwd or workspace,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    if process:
+        done = subprocess.run(
+            ["bash", "-c", step["run"]],
+            cwd=cwd or workspace,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+    else:
+        assert step["run"] == RUN_LINE, step["run"]  # (what the entry below stands for)
+        env["PYTHONPATH"] = str(ROOT)
+        entry = _action_entry().main
+        done = run_here(entry, [str(ROOT / "action" / "__main__.py")], cwd or workspace, None, env)
     output, summary = Path(env["GITHUB_OUTPUT"]), Path(env["GITHUB_STEP_SUMMARY"])
     return Run(
         done.returncode,
@@ -166,6 +180,15 @@ def run_action(
         parse_outputs(output.read_text(encoding="utf-8") if output.exists() else ""),
         summary.read_text(encoding="utf-8") if summary.exists() else "",
     )
+
+
+RUN_LINE = 'PYTHONPATH="$GITHUB_ACTION_PATH" "$SITEMILL_ACTION_PYTHON" -P -m action'
+
+
+@functools.cache
+def _action_entry() -> ModuleType:
+    """action/__main__.py, the module `python -m action` runs (loaded once)."""
+    return load_script(ROOT / "action" / "__main__.py", "_action_main")
 
 
 def action_env(
