@@ -886,6 +886,30 @@ def test_a_date_equal_to_its_commit_date_is_a_stamp(tmp_path: Path) -> None:
     assert dated(repo)["index.html"] == unix(DAY3)
 
 
+def test_a_generator_footer_of_its_deploy_time_and_release_is_no_edit(tmp_path: Path) -> None:
+    # YARD (octokit.rb, heldout91): every page ends "Generated on <the deploy's time, C's
+    # asctime, each page its own second> by yard 0.9.9 (ruby-2.4.1)."; a deploy made it
+    # "... 0.9.16 (ruby-2.5.1)." on every page: the stamps and the template's release swap at
+    # once, on a page whose own words did not change, moved 62 of 104 pages' dates (issue 79).
+    def build(when: str, step: int, release: str, own: str) -> dict[str, str | bytes | None]:
+        return {
+            f"p{n}.html": (
+                f"<!doctype html><html><head><title>P{n}</title></head><body>"
+                f"<h1>Class P{n}</h1><p>Raised when {n} {own if n == 0 else 'fails'}.</p>"
+                f'<div id="footer">Generated on {when}:{10 + step * n:02d} 2024 by <a href="http://yardoc.org">'
+                f"yard</a> {release}.</div></body></html>"
+            )
+            for n in range(6)
+        }
+
+    repo = make_repo(tmp_path / "site")
+    commit(repo, build("Mon Jan  1 10:00", 1, "0.9.9 (ruby-2.4.1)", "fails"), DAY1)
+    commit(repo, build("Thu Feb 1 10:00", 7, "0.9.16 (ruby-2.5.1)", "fails badly"), DAY2)
+    dates = dated(repo)
+    assert dates["p1.html"] == unix(DAY1)  # the footer alone: the deploy's and the template's
+    assert dates["p0.html"] == unix(DAY2)  # and its own words beside it
+
+
 def test_a_block_the_template_added_that_a_page_had_before_is_no_edit_of_it(
     tmp_path: Path,
 ) -> None:
@@ -1158,3 +1182,4 @@ def test_a_headings_permalink_glyph_is_no_word() -> None:
     assert key(before.encode(), None) == key(after.encode(), None)
     assert key(before.encode(), None) != key(before.replace('fn1">1', 'fn1">2').encode(), None)
     assert key(after.encode(), None) != key(after.replace("Setup", "Install").encode(), None)
+
