@@ -1183,3 +1183,22 @@ def test_a_headings_permalink_glyph_is_no_word() -> None:
     assert key(before.encode(), None) != key(before.replace('fn1">1', 'fn1">2').encode(), None)
     assert key(after.encode(), None) != key(after.replace("Setup", "Install").encode(), None)
 
+
+def test_a_character_no_reader_sees_is_no_word(tmp_path: Path) -> None:
+    """heldout91 (cohttp-odoc, read92): odoc 2.0 wrote a word joiner after an optional
+    argument's "?" (``?\u2060print_outcome``) and a later odoc dropped it; the contract reads
+    control and zero-width characters (a word joiner, a soft hyphen) as no words, and keeps the
+    joiners that change how a word is drawn (U+200D)."""
+
+    def sig(joiner: str) -> str:
+        return page(f"<h1>Module Top</h1><p><code>val f : ?{joiner}print:bool -> unit</code></p>")
+
+    before, after = sig("\u2060"), sig("")
+    key = oracle.content_key
+    assert key(before.encode(), None) == key(after.encode(), None)
+    assert key(sig("\u00ad").encode(), None) == key(after.encode(), None)
+    assert key(sig("\u200d").encode(), None) != key(after.encode(), None)
+    repo = make_repo(tmp_path / "site")
+    commit(repo, {"top.html": before, **site(4, "")}, DAY1)
+    commit(repo, {"top.html": after}, DAY2)
+    assert dated(repo)["top.html"] == unix(DAY1)
