@@ -67,3 +67,15 @@ def pattern(time: int) -> re.Pattern[str]:
 def unstamped(text: str, time: int) -> str:
     """``text`` with each date of the commit at ``time`` made one placeholder."""
     return pattern(time).sub(PLACEHOLDER, text)
+
+
+def beside(
+    swaps: frozenset[tuple[str, str]], old: tuple[str, int], new: tuple[str, int]
+) -> frozenset[tuple[str, str]]:
+    """The ``swaps`` (a word, the word that replaced it) that stand outside the stamps of
+    ``old`` and ``new`` (each a text and its commit's time): a stamp's own parts, swapped alike
+    on every page ("Jun" made "Aug", "15" made "30"), are the stamp's, and replaced inside other
+    words of the text ("141516", a listing's line numbers) they would make it another text."""
+    before = "\0".join(found[0] for found in pattern(old[1]).finditer(old[0]))
+    after = "\0".join(found[0] for found in pattern(new[1]).finditer(new[0]))
+    return frozenset((word, put) for word, put in swaps if word not in before and put not in after)

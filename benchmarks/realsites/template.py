@@ -214,7 +214,10 @@ class SiteVersions:
             # (the stamps and the template's swaps at once: YARD's footer, "Generated on <the
             # deploy's time> by yard 0.9.9 (ruby-2.4.1)" made "... 0.9.16 (ruby-2.5.1)" on
             # every page, each page's time its own second)
-            and commitedits.swapped(stamps.unstamped(old_text, older.time), swaps)
+            and commitedits.swapped(
+                stamps.unstamped(old_text, older.time),
+                stamps.beside(swaps, (old_text, older.time), (new_text, newer.time)),
+            )
             != stamps.unstamped(new_text, newer.time)
         ):
             return True

@@ -891,23 +891,29 @@ def test_a_generator_footer_of_its_deploy_time_and_release_is_no_edit(tmp_path: 
     # asctime, each page its own second> by yard 0.9.9 (ruby-2.4.1)."; a deploy made it
     # "... 0.9.16 (ruby-2.5.1)." on every page: the stamps and the template's release swap at
     # once, on a page whose own words did not change, moved 62 of 104 pages' dates (issue 79).
+    # The stamp's parts swapped alike on most pages ("Jun 15" made "Aug 30") are the stamp's,
+    # not replaced inside another page's words (a listing's line numbers "14 15 16").
     def build(when: str, step: int, release: str, own: str) -> dict[str, str | bytes | None]:
+        clock, year = when.rsplit(" ", 1)  # (the seconds, each page its own, go between)
         return {
             f"p{n}.html": (
                 f"<!doctype html><html><head><title>P{n}</title></head><body>"
                 f"<h1>Class P{n}</h1><p>Raised when {n} {own if n == 0 else 'fails'}.</p>"
-                f'<div id="footer">Generated on {when}:{10 + step * n:02d} 2024 by <a href="http://yardoc.org">'
-                f"yard</a> {release}.</div></body></html>"
+                + ("<pre>14 15 16 def p1</pre>" if n == 1 else "")
+                + f'<div id="footer">Generated on {clock}:{10 + step * n:02d} {year} by '
+                f'<a href="http://yardoc.org">yard</a> {release}.</div></body></html>'
             )
             for n in range(6)
         }
 
+    first, second = "2017-06-15T10:37:00", "2018-08-30T11:17:00"
     repo = make_repo(tmp_path / "site")
-    commit(repo, build("Mon Jan  1 10:00", 1, "0.9.9 (ruby-2.4.1)", "fails"), DAY1)
-    commit(repo, build("Thu Feb 1 10:00", 7, "0.9.16 (ruby-2.5.1)", "fails badly"), DAY2)
+    commit(repo, build("Thu Jun 15 10:37 2017", 1, "0.9.9 (ruby-2.4.1)", "fails"), first)
+    commit(repo, build("Thu Aug 30 11:17 2018", 7, "0.9.16 (ruby-2.5.1)", "fails."), second)
     dates = dated(repo)
-    assert dates["p1.html"] == unix(DAY1)  # the footer alone: the deploy's and the template's
-    assert dates["p0.html"] == unix(DAY2)  # and its own words beside it
+    assert dates["p1.html"] == unix(first)  # the footer alone: the deploy's and the template's
+    assert dates["p2.html"] == unix(first)
+    assert dates["p0.html"] == unix(second)  # and its own words beside it
 
 
 def test_a_block_the_template_added_that_a_page_had_before_is_no_edit_of_it(
