@@ -138,7 +138,7 @@ def _build(
 
     def text(value: str | None) -> None:
         if value:
-            value = value.replace("\u200b", "").replace("\ufeff", "")
+            value = oracle.unseen_out(value)
             parts.append(value)
             texts.append(WHITE.sub("", value))
 

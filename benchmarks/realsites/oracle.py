@@ -78,6 +78,21 @@ INLINE_TAGS = frozenset(
     ]
 )
 SPACE = re.compile(r"\s+")
+# What no reader sees is no word (docs/lastmod.md, "What no reader sees"): control characters and
+# the zero-width ones, a zero-width space, a word joiner, a byte-order mark, a soft hyphen; the
+# joiners that change how a word is drawn (U+200C, U+200D) stay. odoc 2.0 writes a word joiner
+# after an optional argument's "?" (``?\u2060print_outcome``) and dropped it later (heldout91).
+UNSEEN = dict.fromkeys(
+    [0x00AD, 0x200B, 0x2060, 0xFEFF, 0x7F, *range(0x80, 0xA0)]
+    + [code for code in range(0x20) if chr(code) not in "\t\n\r\f\v"]
+)
+
+
+def unseen_out(text: str) -> str:
+    """``text`` without the characters no reader sees (UNSEEN)."""
+    return text.translate(UNSEEN)
+
+
 HTML_DOCUMENT = re.compile(rb"<(?:!doctype|html|head|body|title)\b", re.IGNORECASE)
 # The text of an element that only says when the page changed (left out; short, so an article
 # that happens to start so is not).
@@ -270,7 +285,7 @@ def visible_text(element: lxml.html.HtmlElement) -> str:
             parts.append(" " if block else "")
             if node is not element:
                 parts.append(node.tail or "")
-    text = "".join(parts).replace("\u200b", "").replace("\ufeff", "")
+    text = unseen_out("".join(parts))
     return SPACE.sub(" ", text).strip()
 
 
@@ -292,7 +307,7 @@ def _first_letter(node: lxml.html.HtmlElement) -> str:
     """The first character of visible_text(node), lower-cased: its texts in order, the
     first one that is not all white space (nor zero-width)."""
     for text in node.itertext():
-        kept = text.replace("\u200b", "").replace("\ufeff", "").lstrip()
+        kept = unseen_out(text).lstrip()
         if kept:
             return kept[0].lower()
     return ""

@@ -74,7 +74,7 @@ def _text(node: lxml.html.HtmlElement) -> str:
                 parts.append(child.tail or "")
 
     walk(node)
-    text = "".join(parts).replace("\u200b", "").replace("\ufeff", "")
+    text = oracle.unseen_out("".join(parts))
     return SPACE.sub(" ", text).strip()
 
 

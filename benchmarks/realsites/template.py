@@ -205,12 +205,20 @@ class SiteVersions:
         edited = left_out | template.removed | template.added
         old_text, old_targets = _followed(blocks.content(before, edited), moved)
         new_text, new_targets = blocks.content(after, edited)
+        swaps = commitedits.not_linked(template.swaps, before, after)
         if (
             old_text != new_text
-            and commitedits.swapped(old_text, commitedits.not_linked(template.swaps, before, after))
-            != new_text
+            and commitedits.swapped(old_text, swaps) != new_text
             and commitedits.page_edit(before, after) not in template.edits
             and stamps.unstamped(old_text, older.time) != stamps.unstamped(new_text, newer.time)
+            # (the stamps and the template's swaps at once: YARD's footer, "Generated on <the
+            # deploy's time> by yard 0.9.9 (ruby-2.4.1)" made "... 0.9.16 (ruby-2.5.1)" on
+            # every page, each page's time its own second)
+            and commitedits.swapped(
+                stamps.unstamped(old_text, older.time),
+                stamps.beside(swaps, (old_text, older.time), (new_text, newer.time)),
+            )
+            != stamps.unstamped(new_text, newer.time)
         ):
             return True
         return not commitedits.targets_template(old_targets, new_targets, template)

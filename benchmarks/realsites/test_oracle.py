@@ -886,6 +886,36 @@ def test_a_date_equal_to_its_commit_date_is_a_stamp(tmp_path: Path) -> None:
     assert dated(repo)["index.html"] == unix(DAY3)
 
 
+def test_a_generator_footer_of_its_deploy_time_and_release_is_no_edit(tmp_path: Path) -> None:
+    # YARD (octokit.rb, heldout91): every page ends "Generated on <the deploy's time, C's
+    # asctime, each page its own second> by yard 0.9.9 (ruby-2.4.1)."; a deploy made it
+    # "... 0.9.16 (ruby-2.5.1)." on every page: the stamps and the template's release swap at
+    # once, on a page whose own words did not change, moved 62 of 104 pages' dates (issue 79).
+    # The stamp's parts swapped alike on most pages ("Jun 15" made "Aug 30") are the stamp's,
+    # not replaced inside another page's words (a listing's line numbers "14 15 16").
+    def build(when: str, step: int, release: str, own: str) -> dict[str, str | bytes | None]:
+        clock, year = when.rsplit(" ", 1)  # (the seconds, each page its own, go between)
+        return {
+            f"p{n}.html": (
+                f"<!doctype html><html><head><title>P{n}</title></head><body>"
+                f"<h1>Class P{n}</h1><p>Raised when {n} {own if n == 0 else 'fails'}.</p>"
+                + ("<pre>14 15 16 def p1</pre>" if n == 1 else "")
+                + f'<div id="footer">Generated on {clock}:{10 + step * n:02d} {year} by '
+                f'<a href="http://yardoc.org">yard</a> {release}.</div></body></html>'
+            )
+            for n in range(6)
+        }
+
+    first, second = "2017-06-15T10:37:00", "2018-08-30T11:17:00"
+    repo = make_repo(tmp_path / "site")
+    commit(repo, build("Thu Jun 15 10:37 2017", 1, "0.9.9 (ruby-2.4.1)", "fails"), first)
+    commit(repo, build("Thu Aug 30 11:17 2018", 7, "0.9.16 (ruby-2.5.1)", "fails."), second)
+    dates = dated(repo)
+    assert dates["p1.html"] == unix(first)  # the footer alone: the deploy's and the template's
+    assert dates["p2.html"] == unix(first)
+    assert dates["p0.html"] == unix(second)  # and its own words beside it
+
+
 def test_a_block_the_template_added_that_a_page_had_before_is_no_edit_of_it(
     tmp_path: Path,
 ) -> None:
@@ -1158,3 +1188,23 @@ def test_a_headings_permalink_glyph_is_no_word() -> None:
     assert key(before.encode(), None) == key(after.encode(), None)
     assert key(before.encode(), None) != key(before.replace('fn1">1', 'fn1">2').encode(), None)
     assert key(after.encode(), None) != key(after.replace("Setup", "Install").encode(), None)
+
+
+def test_a_character_no_reader_sees_is_no_word(tmp_path: Path) -> None:
+    """heldout91 (cohttp-odoc, read92): odoc 2.0 wrote a word joiner after an optional
+    argument's "?" (``?\u2060print_outcome``) and a later odoc dropped it; the contract reads
+    control and zero-width characters (a word joiner, a soft hyphen) as no words, and keeps the
+    joiners that change how a word is drawn (U+200D)."""
+
+    def sig(joiner: str) -> str:
+        return page(f"<h1>Module Top</h1><p><code>val f : ?{joiner}print:bool -> unit</code></p>")
+
+    before, after = sig("\u2060"), sig("")
+    key = oracle.content_key
+    assert key(before.encode(), None) == key(after.encode(), None)
+    assert key(sig("\u00ad").encode(), None) == key(after.encode(), None)
+    assert key(sig("\u200d").encode(), None) != key(after.encode(), None)
+    repo = make_repo(tmp_path / "site")
+    commit(repo, {"top.html": before, **site(4, "")}, DAY1)
+    commit(repo, {"top.html": after}, DAY2)
+    assert dated(repo)["top.html"] == unix(DAY1)

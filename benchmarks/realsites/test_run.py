@@ -6,6 +6,7 @@ the oracle is (not part of ``make test``):
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -89,3 +90,19 @@ def test_the_details_name_each_page_a_reading_dates_apart_with_both_commits(
             ],
         }
     )
+
+
+def test_the_oracle_cache_key_covers_every_module_the_readings_import() -> None:
+    # A change of template.py or stamps.py (version 6's own modules) is a new reading: the
+    # key hashed oracle.py and textoracle.py alone, and a count after such a change read the
+    # cache of the reading before it (read92, heldout91).
+    listed = set(run.READING_SOURCES)
+    local = {path.name for path in HERE.glob("*.py")}
+    found = set()
+    for name in listed:
+        text = (HERE / name).read_text()
+        for word in re.findall(r"^\s*(?:import|from)\s+(\w+)", text, re.MULTILINE):
+            if f"{word}.py" in local:
+                found.add(f"{word}.py")
+    assert found <= listed, sorted(found - listed)
+    assert "template.py" in listed and "stamps.py" in listed
