@@ -19,7 +19,7 @@ from sitemill.entries import Entry
 from sitemill.jobs.bucket import BucketSite
 from sitemill.jobs.tree import TreeAsked
 from sitemill.jobs.tree import build_tree as build_from_tree
-from sitemill.outputs import OutputRun
+from sitemill.outputs import OutputRun, RecordedAsWritten
 from sitemill.report import Report, WriteResult
 from sitemill.sinks import LocalDirSink, Sink
 from sitemill.state.model import State
@@ -37,7 +37,7 @@ class _Nothing:
 
 
 @dataclass
-class _Claims:
+class _Claims(RecordedAsWritten):
     """A feature of the test's that says the file at ``name`` is one of its own, and that
     its bytes are not in its form (as llms.txt's proof says of a file without its mark)."""
 
