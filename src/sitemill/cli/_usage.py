@@ -80,7 +80,7 @@ def exit_interrupted(interruption: KeyboardInterrupt) -> int:
     history): the interpreter would wait for it at exit, so the process ends here instead,
     after ending the git commands, the workers, the fork server and the resource tracker,
     which the exit hooks skipped so would leave behind (workers.workpool.stop_workers_now)."""
-    from sitemill.git.run import end_running
+    from sitemill.git.run import end_running, resume_running
     from sitemill.workers.workpool import stop_workers_now
 
     for number in (signal.SIGINT, signal.SIGTERM):  # (a second one: no traceback now)
@@ -100,6 +100,7 @@ def exit_interrupted(interruption: KeyboardInterrupt) -> int:
         os._exit(130)
     signal.signal(signal.SIGINT, signal.default_int_handler)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    resume_running()  # (the process goes on: its caller's next run may start git again)
     return 130
 
 

@@ -9,6 +9,7 @@ import os
 import signal
 import subprocess
 import tempfile
+import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
@@ -23,7 +24,10 @@ try:
 except ImportError:  # (not on Windows: pipes keep their size)
     fcntl = None  # type: ignore[assignment]
 
-__all__ = ["Git", "GitBatch", "GitStream", "end_running", "find_top", "git_env", "last_line"]
+__all__ = [
+    "Git", "GitBatch", "GitStream", "end_running", "find_top", "git_env", "last_line",
+    "resume_running",
+]  # fmt: skip
 
 Describe = Callable[[bytes, bytes, int], str]
 # A long command's output pipe is widened to this many bytes where the system allows it
@@ -31,7 +35,12 @@ Describe = Callable[[bytes, bytes, int], str]
 # a few page versions ahead while they are read, and the two processes switch far less often
 # than through 64 KiB (5,000 old versions of 200 KB: 1.85 -> 1.53 s of CPU for both sides).
 PIPE_BYTES = 1 << 20
-_RUNNING: set[subprocess.Popen[bytes]] = set()  # the long commands under way (end_running)
+_RUNNING: set[subprocess.Popen[bytes]] = set()  # the commands under way (end_running)
+# Held while a command starts and while end_running ends those under way: a thread that asks
+# for a git once the run is ending (its signal reached the group before this git existed) is
+# told the run is interrupted, and never leaves a git behind the ended process.
+_STARTING = threading.Lock()
+_ENDING: list[bool] = [False]
 
 
 def last_line(stderr: bytes, stdout: bytes, returncode: int) -> str:
@@ -104,19 +113,22 @@ class Git:
         settings: Sequence[str] = (),
     ) -> subprocess.CompletedProcess[bytes]:
         """Run a short command to its end; its exit status is the caller's to judge."""
-        feed: dict[str, Any] = {"stdin": subprocess.DEVNULL} if stdin is None else {"input": stdin}
-        try:
-            done = subprocess.run(
-                self.command(args, literal=literal, settings=settings),
-                env=self.env,
-                capture_output=True,
-                check=False,
-                **feed,
-            )
-        except OSError as exc:
-            raise _cannot_run(exc) from exc
-        interrupted(done.returncode)
-        return done
+        command = self.command(args, literal=literal, settings=settings)
+        fed = subprocess.DEVNULL if stdin is None else subprocess.PIPE
+        process = _start(
+            command, self.env, stdin=fed, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+        )
+        with process:  # (as subprocess.run: git killed if this thread is interrupted)
+            try:
+                out, err = process.communicate(stdin)
+            except BaseException:
+                process.kill()
+                raise
+            finally:
+                _RUNNING.discard(process)
+        assert process.returncode is not None  # (communicate waited for it)
+        interrupted(process.returncode)
+        return subprocess.CompletedProcess(command, process.returncode, out, err)
 
     def without_drivers(self) -> Git:
         """This git, with every configured filter and merge driver switched off: for the
@@ -200,20 +212,12 @@ class Git:
         """A long command, its stdout a pipe and its stderr a file (a pipe left unread could
         block git); the process is reaped when the block ends."""
         with tempfile.TemporaryFile() as errors:
-            try:
-                process = subprocess.Popen(
-                    self.command(args),
-                    stdin=stdin,
-                    stdout=subprocess.PIPE,
-                    stderr=errors,
-                    env=self.env,
-                )
-            except OSError as exc:
-                raise _cannot_run(exc) from exc
+            process = _start(
+                self.command(args), self.env, stdin=stdin, stdout=subprocess.PIPE, stderr=errors
+            )
             with process:
                 assert process.stdout is not None
                 _widen(process.stdout)
-                _RUNNING.add(process)
                 try:
                     yield process, errors
                 finally:
@@ -233,12 +237,36 @@ def _widen(pipe: IO[bytes]) -> None:
             fcntl.fcntl(pipe.fileno(), setting, PIPE_BYTES)
 
 
+def _start(command: list[str], env: Mapping[str, str], **pipes: Any) -> subprocess.Popen[bytes]:
+    """git started and counted among the commands under way, unless the run is ending
+    (end_running): then the interruption, raised in the thread that asked."""
+    with _STARTING:
+        if _ENDING[0]:
+            raise KeyboardInterrupt
+        try:
+            process = subprocess.Popen(command, env=env, **pipes)
+        except OSError as exc:
+            raise _cannot_run(exc) from exc
+        _RUNNING.add(process)
+    return process
+
+
 def end_running() -> None:
-    """End every long git command under way (a thread may be reading one): the run is
-    interrupted and exits without waiting for them, and leaves no git process behind."""
-    for process in list(_RUNNING):
+    """End every git command under way (a thread may be reading one) and start no other: the
+    run is interrupted and exits without waiting for them, and leaves no git process behind."""
+    with _STARTING:
+        _ENDING[0] = True
+        running = list(_RUNNING)
+    for process in running:
         with contextlib.suppress(OSError):
             process.terminate()
+
+
+def resume_running() -> None:
+    """git may start again: an interrupted run ended in this process, which goes on (a
+    library caller, a test running the CLI in its own process)."""
+    with _STARTING:
+        _ENDING[0] = False
 
 
 def _end(process: subprocess.Popen[bytes]) -> None:

@@ -70,7 +70,7 @@ class SourceRung:
         self._found: _Found | None = None
         self._reader: BlobReader | None = None
         self._thread: threading.Thread | None = None
-        self._failed: Exception | None = None
+        self._failed: BaseException | None = None
         self._undated: set[str] = set()  # pages asked for, with sources and no date
 
     def __call__(self, path: str) -> Evidence | None:
@@ -158,11 +158,15 @@ class SourceRung:
             self._reader = None
 
     def _find_early(self) -> None:
+        """The thread's work; whatever ends it, a Ctrl-C that ended its git too, is raised
+        where the dates are asked for (_findings), never printed by the thread."""
         try:
-            self._repository = repository = find_repository(self._site_root)
-        except Exception as exc:  # (raised where the dates are asked for)
+            self._early()
+        except BaseException as exc:
             self._failed = exc
-            return
+
+    def _early(self) -> None:
+        self._repository = repository = find_repository(self._site_root)
         if repository is None or not repository.site_dir:
             self._found = _Found(repository=repository)  # the site is the repository
             return
