@@ -243,8 +243,15 @@ def test_a_move_is_named_by_how_its_targets_moved() -> None:
     assert query == edit(["https://x.example/s?via=A&t=b"], ["https://x.example/s?t=b"])
     assert is_site_wide(query or "")
     assert edit(["/a?v=1"], ["/notes/a?v=2"]) == edit(["/b?v=1"], ["/notes/b?v=2"])
-    # Two ways of moving on one page, or a reorder: no move.
-    assert not is_site_wide(edit(["/a.png", "/b.jpg"], ["/notes/a.png", "/b.webp"]) or "")
+    # Two ways of moving on one page (a base path, another library's version) are named by both
+    # moves, alike on a page whose own targets around them differ, and apart from either alone.
+    cdn = "https://cdn.example/lib/"
+    both = edit(["/a.png", cdn + "v1/a.js"], ["/notes/a.png", cdn + "v2/a.js"])
+    assert both == edit(["/b/c.png", cdn + "v1/d.js"], ["/notes/b/c.png", cdn + "v2/d.js"])
+    assert is_site_wide(both or "")
+    assert both != edit(["/a.png", cdn + "v1/a.js"], ["/notes/a.png", cdn + "v1/a.js"])
+    # A target whose fragment changed with its path, or a reorder: no move.
+    assert not is_site_wide(edit(["/a#one", "/b"], ["/c#two", "/notes/b"]) or "")
     assert not is_site_wide(edit(["/a", "/b"], ["/b", "/a"]) or "")
 
 

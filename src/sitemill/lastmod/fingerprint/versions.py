@@ -76,8 +76,10 @@ EARLIER_VERSIONS: Final = frozenset({11})
 # 6: issue 79 (a date that starts with a number may follow a letter, inline markup being no word
 # boundary: a render time in its own <span> after "< 1 s" is a stamp, history.dateforms); 7: issue
 # 79 (an edit of letter case alone is one edit on every page, RECASED: history.respacing; a link
-# that stood several times and went is no link moved onto the page itself, targetmoves.self_links).
-DATING_RULES: Final = 7
+# that stood several times and went is no link moved onto the page itself, targetmoves.self_links);
+# 8: issue 79 (the targets of a kind that all moved, however many ways, are named by their moves,
+# each by what moved between its ends' common start and end: history.targetmoves.rewrites).
+DATING_RULES: Final = 8
 HTML_SUFFIXES: Final = (".html", ".htm")
 # A page is fingerprinted from at most its first this many bytes, wherever it is read (a
 # tree, a bucket, an old git version), so that one page gives one fingerprint everywhere.

@@ -32,10 +32,16 @@ def rewrites(removed: list[str], added: list[str]) -> tuple[list[str], list[str]
 
     For a kind of target (link, image, srcset) with as many removed as added, the i-th removed
     and the i-th added (in sorted order, which a common rewrite of a start or an end keeps) are
-    a pair, named by _rewrite (a JSON-LD leaf's value at the same path only: _move). When
-    every pair has one name, that name, once, stands for them, alike for every kind (_MOVED);
-    any other token, and every target of a kind whose pairs are not all one move, stays as it
-    is, so a page whose own links changed keeps an edit of its own."""
+    a pair, named by _rewrite (a JSON-LD leaf's value at the same path only: _move): by what
+    moved, the part between the common start and end of its two ends, not by the page's own
+    path around it. When every pair is a move, their names, each once, stand for them, alike
+    for every kind (_MOVED): a deploy that moved a release tag in each page's source link
+    (``blob/v1.11.1/<the page's own file>`` made ``blob/v1.12.0/…``) and another library's
+    version in its links (``api/2.13.12/…`` made ``api/2.13.14/…``) made one edit on every
+    page that holds both (issue 79, endpoints4s). Any other token, and every target of a kind
+    whose pairs are not all moves, stays as it is, so a page whose own links changed keeps an
+    edit of its own (a link retargeted to another page is named by the two pages: no other
+    page made that move)."""
     out_removed, out_added = list(removed), list(added)
     for kind in TARGET_KINDS:
         gone = [token for token in removed if target_of(token, kind)]
@@ -43,11 +49,11 @@ def rewrites(removed: list[str], added: list[str]) -> tuple[list[str], list[str]
         if not gone or len(gone) != len(come):
             continue
         names = {_move(old, new) for old, new in zip(gone, come, strict=True)}
-        if len(names) != 1 or None in names:
+        if None in names:
             continue
         out_removed = [token for token in out_removed if not target_of(token, kind)]
         out_added = [token for token in out_added if not target_of(token, kind)]
-        out_removed.append("R" + _MOVED + str(names.pop()))
+        out_removed.extend("R" + _MOVED + str(name) for name in names)
     return sorted(set(out_removed)), sorted(out_added)
 
 
