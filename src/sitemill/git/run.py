@@ -40,7 +40,7 @@ _RUNNING: set[subprocess.Popen[bytes]] = set()  # the commands under way (end_ru
 # for a git once the run is ending (its signal reached the group before this git existed) is
 # told the run is interrupted, and never leaves a git behind the ended process.
 _STARTING = threading.Lock()
-_ENDING: list[bool] = [False]
+_ENDING = threading.Event()  # set by end_running, cleared by resume_running
 
 
 def last_line(stderr: bytes, stdout: bytes, returncode: int) -> str:
@@ -241,7 +241,7 @@ def _start(command: list[str], env: Mapping[str, str], **pipes: Any) -> subproce
     """git started and counted among the commands under way, unless the run is ending
     (end_running): then the interruption, raised in the thread that asked."""
     with _STARTING:
-        if _ENDING[0]:
+        if _ENDING.is_set():
             raise KeyboardInterrupt
         try:
             process = subprocess.Popen(command, env=env, **pipes)
@@ -255,7 +255,7 @@ def end_running() -> None:
     """End every git command under way (a thread may be reading one) and start no other: the
     run is interrupted and exits without waiting for them, and leaves no git process behind."""
     with _STARTING:
-        _ENDING[0] = True
+        _ENDING.set()
         running = list(_RUNNING)
     for process in running:
         with contextlib.suppress(OSError):
@@ -266,7 +266,7 @@ def resume_running() -> None:
     """git may start again: an interrupted run ended in this process, which goes on (a
     library caller, a test running the CLI in its own process)."""
     with _STARTING:
-        _ENDING[0] = False
+        _ENDING.clear()
 
 
 def _end(process: subprocess.Popen[bytes]) -> None:
