@@ -242,6 +242,27 @@ def test_usage_errors_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     assert "PAGE is empty" in capsys.readouterr().err
 
 
+def test_a_page_and_site_given_swapped_is_one_line_naming_the_order(
+    repo: tuple[Path, str, str], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`why . blog/post/` from the site's folder: the site's own post would be read as a site
+    of one page; the command says the order instead, and writes nothing."""
+    site, _, _ = repo
+    monkeypatch.chdir(site)
+    before = snapshot(site)
+    assert main(["why", ".", "blog/post/", "--base-url", BASE_URL]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.splitlines() == [
+        "sitemill: error: SITE_DIR blog/post is inside PAGE .: the page comes first "
+        "(sitemill why blog/post .)"
+    ]
+    assert snapshot(site) == before
+    # the right order, and a page folder beside the site, are no mistake
+    assert main(["why", "blog/post/", ".", "--base-url", BASE_URL]) == 0
+    assert main(["why", str(site / "blog"), str(site), "--base-url", BASE_URL]) != 2
+
+
 def test_a_changed_page_is_dated_by_the_deploy_and_says_what_was_remembered(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

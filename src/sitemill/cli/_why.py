@@ -22,7 +22,7 @@ from sitemill.cli._usage import (
     s3_client,
     say,
 )
-from sitemill.errors import ConfigError
+from sitemill.errors import ConfigError, UsageError
 
 if TYPE_CHECKING:
     from sitemill.commands.why import PageWhy
@@ -47,6 +47,21 @@ def _page(text: str) -> str:
     return text
 
 
+def _refuse_swapped(page: str, site_dir: Path) -> None:
+    """PAGE comes first: a PAGE that is a folder holding SITE_DIR (`why . blog/post/`) has the two
+    swapped, and would explain SITE_DIR's index page as a site of its own."""
+    try:
+        folder = Path(page).resolve()
+        swapped = folder.is_dir() and folder in site_dir.resolve().parents
+    except (OSError, ValueError):  # (a name the system refuses: no folder)
+        return
+    if swapped:
+        raise UsageError(
+            f"SITE_DIR {site_dir} is inside PAGE {page}: the page comes first "
+            f"(sitemill why {site_dir} {page})"
+        )
+
+
 def run_why_command(args: argparse.Namespace, env: dict[str, str]) -> int:
     """``sitemill why``: run the build dry (of a bucket with ``--bucket``: nothing is written
     to it) and print what it decided for PAGE: a site path, a key under the prefix, or a URL
@@ -59,7 +74,10 @@ def run_why_command(args: argparse.Namespace, env: dict[str, str]) -> int:
     else:
         if args.prefix is not None or args.endpoint_url is not None:
             raise ConfigError("bucket", "--prefix and --endpoint-url name a bucket: give --bucket")
-        args.site_dir = Path(".") if args.site_dir is None else args.site_dir
+        if args.site_dir is None:
+            args.site_dir = Path(".")
+        else:
+            _refuse_swapped(args.page, args.site_dir)
         args.site_dir, args.out, config = site_and_config(args, env)
     from sitemill.cli._whylines import why_code, why_lines
     from sitemill.commands.why import site_path
