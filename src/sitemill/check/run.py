@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from sitemill.check._alternates import check_alternates
 from sitemill.check._canonicals import check_canonicals
@@ -32,7 +32,7 @@ from sitemill.web.livesite import LiveSite, origin_or_blank
 
 class LiveCopies(Protocol):
     """An output feature's part in a check (sitemill.outputs): its files as the live site
-    serves them, beside the sitemaps; and after the pages, its gate on what passed."""
+    serves them, beside the sitemaps."""
 
     def check_live_copies(
         self, site: LiveSite, published: Published, report: CheckReport, urls: list[str]
@@ -41,9 +41,15 @@ class LiveCopies(Protocol):
         ``report``; ``urls``: the pages the check asks (a file of a page's may go with it)."""
         ...
 
+
+@runtime_checkable
+class AnnouncementGate(Protocol):
+    """An output feature whose announcements need more than the pages live (IndexNow's key
+    file): asked after the pages, when it has this hook."""
+
     def check_gate(self, site: LiveSite, config: Config, report: CheckReport) -> bool:
-        """After the pages: whether the URLs that passed may be announced (False: none has
-        passed), what it asked of ``site`` wrong a problem in ``report``."""
+        """Whether the URLs that passed may be announced (False: none has passed), what it
+        asked of ``site`` wrong a problem in ``report``."""
         ...
 
 
@@ -93,7 +99,8 @@ def check_live(
     _note_uncompared(how, verdicts, report)
     left = check_removed(site, published, report, every=options.every, sample=options.sample)
     report.passed |= _gone(site, published, report, left)
-    if not all(output.check_gate(site, config, report) for output in options.outputs):
+    gates = [output for output in options.outputs if isinstance(output, AnnouncementGate)]
+    if not all(gate.check_gate(site, config, report) for gate in gates):
         report.passed = set()  # (a gate shut: none may be announced)
     _unreachable(site, report)
     report.requests, report.seconds = site.requests, time.monotonic() - started

@@ -9,22 +9,20 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from sitemill.commands.adapters import folder_pending, require_indexnow_key
 from sitemill.config.model import Config
-from sitemill.errors import ConfigError, SitemillError
+from sitemill.errors import SitemillError
 from sitemill.github._previous import state_name
 from sitemill.github._push import Committed, commit_outputs
 from sitemill.github.settings import Settings
 from sitemill.indexnow.outcome import IndexNowOutcome, outcome_of
-from sitemill.indexnow.pending import StatePending, tree_pending
 from sitemill.indexnow.run import deliver, pending_outcome
 from sitemill.jobs.afterpublish import WriteFile, after_publishing
 from sitemill.jobs.features import OUTPUTS
 from sitemill.report import Report
-from sitemill.state.store import open_state_store
 
 NO_KEY_INPUT = (
-    "is required to send: set the indexnow-key input from a secret "
-    "(indexnow-key: ${{ secrets.INDEXNOW_KEY }})"
+    ": set the indexnow-key input from a secret (indexnow-key: ${{ secrets.INDEXNOW_KEY }})"
 )
 
 
@@ -100,9 +98,8 @@ class Announced:
 def announce_pending(settings: Settings, env: Mapping[str, str]) -> Announced:
     """Send the URLs the state holds pending; commit the state with what is left."""
     config = settings.config
-    if not config.indexnow_key:
-        raise ConfigError("indexnow_key", NO_KEY_INPUT)
-    store = action_pending_store(settings)
+    require_indexnow_key(config, NO_KEY_INPUT)
+    store = folder_pending(config, settings.site_dir, settings.out_dir)
     name = state_name(settings)
     announcer = Announcer(config)
     runs: list[tuple[IndexNowOutcome, bool]] = []
@@ -123,13 +120,6 @@ def announce_pending(settings: Settings, env: Mapping[str, str]) -> Announced:
     committed = commit_outputs(settings, env, produce, {name: SENT_NOT_KEPT})
     outcome, changed = runs[-1]
     return Announced(outcome, committed, changed, list(dict.fromkeys(warnings)))
-
-
-def action_pending_store(settings: Settings) -> StatePending:
-    """The pending URLs where a build with these inputs keeps them: the state beside the
-    sitemaps (public: it keeps no removed URL), or the ``state`` input's file."""
-    store = open_state_store(settings.config)
-    return tree_pending(store, settings.site_dir, settings.out_dir)
 
 
 def indexnow_outputs(outcome: IndexNowOutcome | None) -> dict[str, str]:

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
+from sitemill.commands.adapters import diff_exit
 from sitemill.commands.diff import TreeDiff, diff_tree
 from sitemill.config.values import PREVIOUS_NONE
 from sitemill.diff.suggested import Suggested
@@ -129,4 +130,4 @@ def finish_diff(
     write_outputs(env.get("GITHUB_OUTPUT"), diff_outputs(diff))
     summary = render_diff_summary(diff, run.against, run.redirects, warnings)
     append_to(env.get("GITHUB_STEP_SUMMARY"), summary)
-    return 1 if settings.fail_on_removed and diff.gone else 0
+    return diff_exit(diff, fail_on_removed=settings.fail_on_removed)

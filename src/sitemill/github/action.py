@@ -8,6 +8,7 @@ from functools import partial
 from pathlib import Path
 from typing import TextIO
 
+from sitemill.commands.adapters import announced_exit
 from sitemill.config.model import Config, IndexNowMode, env_name
 from sitemill.config.tables import group_names
 from sitemill.errors import SitemillError
@@ -153,12 +154,12 @@ def finish_announce(
         _relative(settings.out_dir, settings.workspace),
     )
     append_to(env.get("GITHUB_STEP_SUMMARY"), summary)
-    refused = sum(outcome.refused.values())
-    if not refused:
-        return 0
-    why = f"IndexNow: {refused:,} URL(s) refused (see the warnings); they are not sent again"
-    stdout.write(workflow_command("error", why, title="sitemill") + "\n")
-    return 1
+    code = announced_exit(outcome)
+    if code:
+        refused = sum(outcome.refused.values())
+        why = f"IndexNow: {refused:,} URL(s) refused (see the warnings); they are not sent again"
+        stdout.write(workflow_command("error", why, title="sitemill") + "\n")
+    return code
 
 
 def execute(

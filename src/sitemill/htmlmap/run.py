@@ -62,9 +62,6 @@ class HtmlSitemapFeature(RecordedAsWritten):
     ) -> None:
         """Nothing live of its own: the check asks the pages it links."""
 
-    def check_gate(self, site: LiveSite, config: Config, report: CheckReport) -> bool:
-        return True  # (no engine reads a file of its before an announcement)
-
     def validate(self, path: Path) -> list[Violation] | None:
         return None  # (its page is HTML of sitemill's template: no format to hold it to)
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from sitemill.check.problems import KEY_FILE, CheckReport
 from sitemill.check.served import media_type, status_problem
 from sitemill.config.model import Config
-from sitemill.indexnow.post import KEY_FILE_LIMIT
+from sitemill.indexnow._post import KEY_FILE_LIMIT
 from sitemill.indexnow.run import settings_of
 from sitemill.messages import register_secret
 from sitemill.urls import url_origin

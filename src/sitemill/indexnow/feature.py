@@ -49,7 +49,8 @@ class IndexNowFeature:
     def check_live_copies(
         self, site: object, published: object, report: object, urls: object
     ) -> None:
-        """Nothing beside the sitemaps: its key file is asked after the pages (check_gate)."""
+        """Nothing beside the sitemaps: its key file is asked after the pages (check_gate,
+        check.run.AnnouncementGate)."""
 
     def check_gate(self, site: LiveSite, config: Config, report: CheckReport) -> bool:
         """With a key, its file live on the site's host, else nothing that passed may be

@@ -90,9 +90,6 @@ class LlmsFeature(RecordedAsWritten):
 
         check_llms(site, published, report, urls)
 
-    def check_gate(self, site: LiveSite, config: Config, report: CheckReport) -> bool:
-        return True  # (no engine reads a file of its before an announcement)
-
     def validate(self, path: Path) -> list[Violation] | None:
         """A folder's llms.txt and those one folder down, or a file named llms.txt, against
         llmstxt.org's format (llms.validation)."""
