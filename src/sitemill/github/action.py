@@ -17,8 +17,8 @@ from sitemill.filenames.outputs import ROBOTS_TXT, STATE_NAME, is_own_name
 from sitemill.github._announce import Announced, Announcer, announce_pending, indexnow_outputs
 from sitemill.github._check import check_deploy, finish_check
 from sitemill.github._deepen import deepen_checkout
+from sitemill.github._diff import diff_pull_request, finish_diff
 from sitemill.github._mismatch import project_site_question, refuse_mismatch
-from sitemill.github._prdiff import diff_pull_request, finish_diff
 from sitemill.github._previous import Messages, action_previous, keeps_state_beside, state_name
 from sitemill.github._push import Pushed, commit_outputs
 from sitemill.github.commands import (
