@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 from sitemill.entries import SkipReason
-from sitemill.github._charts import dates_chart, skips_chart
+from sitemill.github.summary import dates_chart, skips_chart
 
 
 def bars(months: dict[str, int]) -> tuple[str, str, str]:

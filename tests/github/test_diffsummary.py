@@ -10,7 +10,7 @@ import pytest
 
 from sitemill.diff.model import Changed, Removed, SiteDiff, Verdict
 from sitemill.diff.suggested import Suggested
-from sitemill.github._diffsummary import (
+from sitemill.github._diff import (
     MAX_ANNOTATED,
     MAX_REDIRECT_CHARS,
     MAX_REMOVED_ROWS,

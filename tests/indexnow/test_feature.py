@@ -44,6 +44,20 @@ def test_the_runs_import_nothing_of_indexnow() -> None:
     assert _indexnow_imports(PACKAGE / "jobs" / "features.py") == ["sitemill.indexnow.feature"]
 
 
+def test_the_check_names_no_feature() -> None:
+    # Issue 80: the check asks each output feature of its front end's list for its live files
+    # and, after the pages, its gate (IndexNow's: the key file, indexnow/_livecheck.py).
+    features = ("sitemill.indexnow", "sitemill.llms", "sitemill.htmlmap")
+    found = {}
+    for path in sorted((PACKAGE / "check").glob("*.py")):
+        tree_ = ast.parse(path.read_text(encoding="utf-8"))
+        names = [a.name for n in ast.walk(tree_) if isinstance(n, ast.Import) for a in n.names]
+        names += [n.module for n in ast.walk(tree_) if isinstance(n, ast.ImportFrom) and n.module]
+        found[path.name] = sorted(name for name in names if name.startswith(features))
+    assert "run.py" in found
+    assert {name: imports for name, imports in found.items() if imports} == {}
+
+
 class _Kept(IndexNowFeature):
     """A feature of the test's, IndexNow's but for two hooks: it keeps a record made of the
     states, and is told when the run has published."""

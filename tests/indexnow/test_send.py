@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from enginestand import KEY, Reply, Stand
+from sitemill.indexnow._post import MAX_RETRY_WAIT, retry_wait
 from sitemill.indexnow._send import (
     BATCH_SIZE,
     KEY_MISSING,
@@ -20,7 +21,6 @@ from sitemill.indexnow._send import (
     send_announcements,
 )
 from sitemill.indexnow.key import IndexNowTarget
-from sitemill.indexnow.post import MAX_RETRY_WAIT, retry_wait
 
 LIMITS = ("batch_size", "sleep", "timeout", "deadline", "max_wait")  # SendLimits' fields
 

@@ -1,19 +1,19 @@
 """A check of the live site against what a build published, in the order of its steps."""
 # The sitemap files (and robots.txt), each output feature's files (those of the pages asked
-# too), the chosen <loc>s and their alternates, the URLs the last build removed, those IndexNow
-# holds pending as removed, and the key file: every problem once, and the URLs that passed, which
-# are the only ones IndexNow may announce.
+# too), the chosen <loc>s and their alternates, the URLs the last build removed, those pending as
+# removed, and last each output feature's gate (a file engines read first): every problem once,
+# and the URLs that passed, which are the only ones an output feature may announce. The check
+# names no feature: each comes in the list its front end gives (CheckOptions.outputs).
 
 from __future__ import annotations
 
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from sitemill.check._alternates import check_alternates
 from sitemill.check._canonicals import check_canonicals
-from sitemill.check._keyfile import check_key_file
 from sitemill.check._livepages import PageVerdict, judge_page, redirect_fixes
 from sitemill.check._livesitemaps import check_sitemaps, check_user_sitemaps
 from sitemill.check._removedurls import check_removed
@@ -42,11 +42,21 @@ class LiveCopies(Protocol):
         ...
 
 
+@runtime_checkable
+class AnnouncementGate(Protocol):
+    """An output feature whose announcements need more than the pages live (IndexNow's key
+    file): asked after the pages, when it has this hook."""
+
+    def check_gate(self, site: LiveSite, config: Config, report: CheckReport) -> bool:
+        """Whether the URLs that passed may be announced (False: none has passed), what it
+        asked of ``site`` wrong a problem in ``report``."""
+        ...
+
+
 @dataclass(frozen=True, slots=True)
 class CheckOptions:
     every: bool = False  # every <loc>, not the changed ones and a sample
     sample: int = UNCHANGED_SAMPLE
-    key_file: bool = False  # IndexNow is on with a key: its file is checked
     outputs: Sequence[LiveCopies] = ()  # the output features the front end lists: their files
 
 
@@ -89,8 +99,9 @@ def check_live(
     _note_uncompared(how, verdicts, report)
     left = check_removed(site, published, report, every=options.every, sample=options.sample)
     report.passed |= _gone(site, published, report, left)
-    if options.key_file and not check_key_file(site, config, report):
-        report.passed = set()  # (no engine accepts an announcement without it)
+    gates = [output for output in options.outputs if isinstance(output, AnnouncementGate)]
+    if not all(gate.check_gate(site, config, report) for gate in gates):
+        report.passed = set()  # (a gate shut: none may be announced)
     _unreachable(site, report)
     report.requests, report.seconds = site.requests, time.monotonic() - started
     return report

@@ -56,6 +56,7 @@ def run_diff_command(args: argparse.Namespace, env: dict[str, str]) -> int:
     from sitemill.cli._diffredirects import suggestions, write_suggestions
     from sitemill.cli._options import site_and_config
     from sitemill.cli._progress import live_line
+    from sitemill.commands.adapters import diff_exit
     from sitemill.commands.diff import diff_tree
     from sitemill.jobs.features import OUTPUTS
 
@@ -74,7 +75,7 @@ def run_diff_command(args: argparse.Namespace, env: dict[str, str]) -> int:
     elif not args.quiet:
         print_table(found.diff, config.base_url, against.location, sys.stdout)
         _say_suggested(suggested, written, sys.stdout)
-    return 1 if args.fail_on_removed and found.diff.gone else 0
+    return diff_exit(found.diff, fail_on_removed=args.fail_on_removed)
 
 
 def _say_suggested(suggested: dict[str, Any] | None, written: str | None, stream: TextIO) -> None:

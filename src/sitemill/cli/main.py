@@ -12,9 +12,13 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
-from sitemill.cli._check import add_check_command, run_check_command
+from sitemill.cli._deployed import (
+    add_check_command,
+    add_indexnow_command,
+    run_check_command,
+    run_indexnow_command,
+)
 from sitemill.cli._diff import add_diff_command, run_diff_command
-from sitemill.cli._indexnow import add_indexnow_command, run_indexnow_command
 from sitemill.cli._options import add_config_flags, config_from_args, site_and_config
 from sitemill.cli._usage import (
     EXIT_INVALID,

@@ -6,7 +6,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 from sitemill.check.problems import CheckReport
@@ -93,10 +93,9 @@ def _checked(
     site: LiveSite,
 ) -> Checked:
     """The check; then, with a ``pending`` store, the announcement of what passed."""
-    key_file = bool(config.indexnow_key)  # (only a build with IndexNow on leaves URLs pending)
-    options = replace(options, key_file=key_file)
     report = check_live(config, published, site, options)
-    if not key_file or pending is None:
+    # (only a build with IndexNow on and a key leaves URLs pending)
+    if not config.indexnow_key or pending is None:
         return Checked(report)
     return Checked(report, announce_passed(config, pending, report))
 

@@ -6,25 +6,29 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, TypeVar
 
+from sitemill.commands.adapters import folder_pending, require_indexnow_key
 from sitemill.config.model import Config
-from sitemill.errors import ConfigError, SitemillError
+from sitemill.errors import SitemillError
 from sitemill.github._previous import state_name
 from sitemill.github._push import Committed, commit_outputs
 from sitemill.github.settings import Settings
 from sitemill.indexnow.outcome import IndexNowOutcome, outcome_of
-from sitemill.indexnow.pending import StatePending, tree_pending
 from sitemill.indexnow.run import deliver, pending_outcome
 from sitemill.jobs.afterpublish import WriteFile, after_publishing
 from sitemill.jobs.features import OUTPUTS
 from sitemill.report import Report
-from sitemill.state.store import open_state_store
+
+if TYPE_CHECKING:
+    from sitemill.indexnow.pending import StatePending
+
+_T = TypeVar("_T")
 
 NO_KEY_INPUT = (
-    "is required to send: set the indexnow-key input from a secret "
-    "(indexnow-key: ${{ secrets.INDEXNOW_KEY }})"
+    ": set the indexnow-key input from a secret (indexnow-key: ${{ secrets.INDEXNOW_KEY }})"
 )
 
 
@@ -100,15 +104,11 @@ class Announced:
 def announce_pending(settings: Settings, env: Mapping[str, str]) -> Announced:
     """Send the URLs the state holds pending; commit the state with what is left."""
     config = settings.config
-    if not config.indexnow_key:
-        raise ConfigError("indexnow_key", NO_KEY_INPUT)
-    store = action_pending_store(settings)
+    require_indexnow_key(config, NO_KEY_INPUT)
     name = state_name(settings)
-    announcer = Announcer(config)
-    runs: list[tuple[IndexNowOutcome, bool]] = []
     warnings: list[str] = []
 
-    def produce() -> list[str]:
+    def send(store: StatePending, announcer: Announcer) -> tuple[IndexNowOutcome, bool]:
         before = store.store.read()
         if before is None:
             warnings.append(
@@ -117,19 +117,30 @@ def announce_pending(settings: Settings, env: Mapping[str, str]) -> Announced:
             )
         outcome = pending_outcome(config, store)
         announcer.deliver(outcome)
-        runs.append((outcome, store.store.read() != before))
-        return []
+        return outcome, store.store.read() != before
 
-    committed = commit_outputs(settings, env, produce, {name: SENT_NOT_KEPT})
-    outcome, changed = runs[-1]
+    (outcome, changed), committed = send_committed(settings, env, send)
     return Announced(outcome, committed, changed, list(dict.fromkeys(warnings)))
 
 
-def action_pending_store(settings: Settings) -> StatePending:
-    """The pending URLs where a build with these inputs keeps them: the state beside the
-    sitemaps (public: it keeps no removed URL), or the ``state`` input's file."""
-    store = open_state_store(settings.config)
-    return tree_pending(store, settings.site_dir, settings.out_dir)
+def send_committed(
+    settings: Settings, env: Mapping[str, str], send: Callable[[StatePending, Announcer], _T]
+) -> tuple[_T, Committed]:
+    """``send`` from the pending URLs where a build with these inputs keeps them, once per
+    attempt at committing the state (a push the remote refused is retried on its new tip:
+    sitemill.github._push), with one Announcer over the attempts; the last attempt's
+    answer, and the commit of the state with what is left pending."""
+    config = settings.config
+    store = folder_pending(config, settings.site_dir, settings.out_dir)
+    announcer = Announcer(config)
+    answers: list[_T] = []
+
+    def produce() -> list[str]:
+        answers.append(send(store, announcer))
+        return []
+
+    committed = commit_outputs(settings, env, produce, {state_name(settings): SENT_NOT_KEPT})
+    return answers[-1], committed
 
 
 def indexnow_outputs(outcome: IndexNowOutcome | None) -> dict[str, str]:

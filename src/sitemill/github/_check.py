@@ -13,21 +13,16 @@ from typing import TextIO
 
 from sitemill.check.problems import CheckReport
 from sitemill.check.run import CheckOptions
-from sitemill.commands.check import Checked, announce_passed, check_tree
-from sitemill.github._announce import (
-    SENT_NOT_KEPT,
-    Announcer,
-    action_pending_store,
-    indexnow_outputs,
-)
-from sitemill.github._previous import state_name
-from sitemill.github._push import Committed, commit_outputs
+from sitemill.commands.adapters import check_folder
+from sitemill.commands.check import Checked, announce_passed
+from sitemill.github._announce import Announcer, indexnow_outputs, send_committed
+from sitemill.github._push import Committed
 from sitemill.github.commands import append_to, workflow_command, write_outputs
 from sitemill.github.settings import Settings
 from sitemill.github.summary import indexnow_line, indexnow_table, markdown_text
 from sitemill.indexnow.outcome import IndexNowOutcome
+from sitemill.indexnow.pending import StatePending
 from sitemill.jobs.features import OUTPUTS
-from sitemill.state.store import open_state_store
 from sitemill.web.livesite import Limits
 
 MAX_ROWS = 200  # problems the job summary's table shows (every one is an annotation too)
@@ -41,23 +36,16 @@ class CheckRun:
 
 def check_deploy(settings: Settings, env: Mapping[str, str]) -> CheckRun:
     """Check the live site against the checkout's build; then announce what passed."""
-    config = settings.config
+    config, site_dir, out_dir = settings.config, settings.site_dir, settings.out_dir
     options = CheckOptions(every=settings.check_all, outputs=OUTPUTS)
-    store = open_state_store(config)
-    checked = check_tree(
-        config, settings.site_dir, settings.out_dir, store, options, Limits(), announce=False
-    )
+    checked = check_folder(config, site_dir, out_dir, options, Limits(), announce=False)
     if not config.indexnow_key:  # (only a build with IndexNow on leaves URLs pending)
         return CheckRun(checked)
-    pending, announcer = action_pending_store(settings), Announcer(config)
-    outcomes: list[IndexNowOutcome] = []
 
-    def produce() -> list[str]:
-        outcomes.append(announce_passed(config, pending, checked.report, announcer.deliver))
-        return []
+    def send(pending: StatePending, announcer: Announcer) -> IndexNowOutcome:
+        return announce_passed(config, pending, checked.report, announcer.deliver)
 
-    committed = commit_outputs(settings, env, produce, {state_name(settings): SENT_NOT_KEPT})
-    checked.indexnow = outcomes[-1]
+    checked.indexnow, committed = send_committed(settings, env, send)
     return CheckRun(checked, committed)
 
 

@@ -8,6 +8,7 @@ from functools import partial
 from pathlib import Path
 from typing import TextIO
 
+from sitemill.commands.adapters import announced_exit
 from sitemill.config.model import Config, IndexNowMode, env_name
 from sitemill.config.tables import group_names
 from sitemill.errors import SitemillError
@@ -16,8 +17,8 @@ from sitemill.filenames.outputs import ROBOTS_TXT, STATE_NAME, is_own_name
 from sitemill.github._announce import Announced, Announcer, announce_pending, indexnow_outputs
 from sitemill.github._check import check_deploy, finish_check
 from sitemill.github._deepen import deepen_checkout
+from sitemill.github._diff import diff_pull_request, finish_diff
 from sitemill.github._mismatch import project_site_question, refuse_mismatch
-from sitemill.github._prdiff import diff_pull_request, finish_diff
 from sitemill.github._previous import Messages, action_previous, keeps_state_beside, state_name
 from sitemill.github._push import Pushed, commit_outputs
 from sitemill.github.commands import (
@@ -153,12 +154,12 @@ def finish_announce(
         _relative(settings.out_dir, settings.workspace),
     )
     append_to(env.get("GITHUB_STEP_SUMMARY"), summary)
-    refused = sum(outcome.refused.values())
-    if not refused:
-        return 0
-    why = f"IndexNow: {refused:,} URL(s) refused (see the warnings); they are not sent again"
-    stdout.write(workflow_command("error", why, title="sitemill") + "\n")
-    return 1
+    code = announced_exit(outcome)
+    if code:
+        refused = sum(outcome.refused.values())
+        why = f"IndexNow: {refused:,} URL(s) refused (see the warnings); they are not sent again"
+        stdout.write(workflow_command("error", why, title="sitemill") + "\n")
+    return code
 
 
 def execute(

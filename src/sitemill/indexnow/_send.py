@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from typing import Final
 from urllib.parse import urlsplit
 
+from sitemill.indexnow._post import Answer, key_file_problem, post, retry_wait
 from sitemill.indexnow.key import IndexNowTarget
-from sitemill.indexnow.post import Answer, key_file_problem, post, retry_wait
 from sitemill.messages import register_secret, shown
 
 BATCH_SIZE: Final = 10_000  # the most URLs IndexNow takes in one POST

@@ -18,11 +18,13 @@ from sitemill.errors import SitemillError
 from sitemill.outputs import said_nothing
 
 if TYPE_CHECKING:
+    from sitemill.check.problems import CheckReport
     from sitemill.entries import Entry
     from sitemill.outputs import KeptState, LiveRun, Noted, OutputRun, ShardsFound, WriteFile
     from sitemill.report import Report, WriteResult
     from sitemill.sinks import Sink
     from sitemill.state.model import State
+    from sitemill.web.livesite import LiveSite
 
 log = logging.getLogger(__name__)
 
@@ -43,11 +45,21 @@ class IndexNowFeature:
     def whole_site(self, config: Config) -> str | None:
         return None
 
-    # (the check's and validate's hooks take what they are given: this folder imports neither)
+    # (validate's hook takes what it is given: this folder imports none of it)
     def check_live_copies(
         self, site: object, published: object, report: object, urls: object
     ) -> None:
-        """Nothing here: the check reads the key file and sends what it held (commands.check)."""
+        """Nothing beside the sitemaps: its key file is asked after the pages (check_gate,
+        check.run.AnnouncementGate)."""
+
+    def check_gate(self, site: LiveSite, config: Config, report: CheckReport) -> bool:
+        """With a key, its file live on the site's host, else nothing that passed may be
+        announced (indexnow._livecheck); the check's front end sends what passed."""
+        if not config.indexnow_key:  # (only a build with a key leaves URLs pending)
+            return True
+        from sitemill.indexnow._livecheck import check_key_file
+
+        return check_key_file(site, config, report)
 
     def validate(self, path: object) -> None:
         return None

@@ -1,4 +1,4 @@
-"""Step four of a check: the IndexNow key file is live on the site's own host."""
+"""IndexNow's step in a check: its key file is live on the site's own host."""
 # Engines read ``<key>.txt`` before they accept an announcement, and count a missing or wrong one
 # against the site. It must answer 200 itself (no redirect: some engines follow none), as
 # text/plain, with the key and nothing else but white space; and stand on the host of the site's
@@ -10,7 +10,7 @@ from __future__ import annotations
 from sitemill.check.problems import KEY_FILE, CheckReport
 from sitemill.check.served import media_type, status_problem
 from sitemill.config.model import Config
-from sitemill.indexnow.post import KEY_FILE_LIMIT
+from sitemill.indexnow._post import KEY_FILE_LIMIT
 from sitemill.indexnow.run import settings_of
 from sitemill.messages import register_secret
 from sitemill.urls import url_origin
@@ -18,7 +18,8 @@ from sitemill.web.livesite import OFF_SITE, LiveSite
 
 
 def check_key_file(site: LiveSite, config: Config, report: CheckReport) -> bool:
-    """Whether the key file is live; a problem says what is wrong when it is not."""
+    """Whether the key file is live; a problem says what is wrong when it is not (after the
+    pages: no engine accepts an announcement without it, so nothing passes then)."""
     key = config.indexnow_key
     register_secret(key)
     origin = url_origin(config.base_url)
