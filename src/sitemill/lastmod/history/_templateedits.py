@@ -41,12 +41,7 @@
 #
 # A redirect stub is no page of its section: counted in no census (history.sectioncensus).
 #
-# A template edit stays one past its round (issue 79): each commit's edits a round carried pages
-# past (the name and the exact moves) are remembered, and a stop a later round finds at that
-# commit with that edit, named already (by a commit's census, beside the stops), is carried too,
-# however few pages stop there then (rustdoc's copy button made words on 162 of a commit's 216
-# pages: a page whose own later edit stopped its walk sooner reached the commit after the others
-# had been carried past it, alone).
+# A template edit stays one past its round (history.carriedpast).
 #
 # What the commit knows of itself is a stamp (history.stamps): an edit that only took out the
 # older commit's date, author or hash and put in the newer one's is no content (STAMP_EDIT),
@@ -69,6 +64,7 @@ from typing import Final
 
 from sitemill.git.run import GitBatch
 from sitemill.lastmod.fingerprint.digest import HTML_SUFFIXES
+from sitemill.lastmod.history._carriedpast import Judgement, judged_before, judgement
 from sitemill.lastmod.history._editparts import contains, part_names
 from sitemill.lastmod.history._probes import (
     PROBE,
@@ -82,11 +78,7 @@ from sitemill.lastmod.history._probes import (
     template_edits,
     unclear,
 )
-from sitemill.lastmod.history._sectioncensus import (
-    Changes,
-    census_of,
-    census_templates,
-)
+from sitemill.lastmod.history._sectioncensus import Changes, census_of, census_templates
 from sitemill.lastmod.history._stopedits import (
     STAMP_EDIT,
     Edits,
@@ -142,7 +134,7 @@ def follow_template_edits(
     unmoved: set[int] = set()  # commits whose probe found no site-wide edit
     commits = _commit_changes(census[1])
     rounds = 0  # (those that carried a page past a template edit: MAX_ROUNDS)
-    past: set[tuple[int, str, str | None]] = set()  # (commit, edit, exact) carried past
+    past: set[Judgement] = set()  # (history.carriedpast)
     reader = (batch, reduce, stamps, *(naming or (HeldReductions(), None)), base)
     name = partial(name_stops, pages=pages, remembered=remembered, reader=reader, edits=tables)
     lone = None if stamps is None else LoneStamps(reader, tables, name)  # (lonestamps)
@@ -164,41 +156,14 @@ def follow_template_edits(
         if lone is not None:  # (a stamp on however few pages, no stop named it)
             alone, more = lone.stamped(every, pages, remembered)
             read, counted = read + more, counted + alone
-        counted += _judged_before(every, set(chosen + counted), pages, (edits, exact), past)
+        counted += judged_before(every, set(chosen + counted), pages, (edits, exact), past)
         carried, rounds = _this_round(chosen + counted, edits, rounds)
-        past |= {_judgement(stop, pages, (edits, exact)) for stop in carried}
+        past |= {judgement(stop, pages, (edits, exact)) for stop in carried}
         reference = _carried(carried, pages, remembered)
         if not reference:
             break
         extend({path: pages[path] for path in reference}, reference)
     return read
-
-
-def _judgement(
-    stop: tuple[str, int], pages: Mapping[str, Run], tables: tuple[Edits, Edits]
-) -> tuple[int, str, str | None]:
-    """What a round judged of a stop it carried: its commit, its edit, its exact edit."""
-    edits, exact = tables
-    return commit_of(stop, pages), edits.get(stop) or "", exact.get(stop)
-
-
-def _judged_before(
-    every: list[tuple[str, int]],
-    taken: set[tuple[str, int]],
-    pages: Mapping[str, Run],
-    tables: tuple[Edits, Edits],
-    judged: set[tuple[int, str, str | None]],
-) -> list[tuple[str, int]]:
-    """The stops of ``every`` not ``taken`` this round whose edit, named already, an earlier
-    round carried pages past at their commit (``judged``: see above)."""
-    edits = tables[0]
-    return [
-        stop
-        for stop in every
-        if stop not in taken
-        and edits.get(stop) is not None
-        and _judgement(stop, pages, tables) in judged
-    ]
 
 
 def _commit_changes(changes: Changes) -> dict[int, list[tuple[str, int]]]:
