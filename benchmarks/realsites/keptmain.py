@@ -49,7 +49,7 @@ def fingerprint_words(data: bytes, url: str) -> Counter[str]:
     from sitemill.lastmod.fingerprint.targetmarks import escape_kept_values
 
     reduced = reduction.reduce_markup(
-        escape_kept_values(data), (), FINGERPRINT_VERSION, main=True, memo=None, url=url
+        escape_kept_values(data), (), FINGERPRINT_VERSION, main=True, url=url
     )
     return words(MARKED_TARGET.sub(" ", reduced).replace("\x01", " "))
 

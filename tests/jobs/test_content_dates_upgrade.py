@@ -347,18 +347,20 @@ def test_a_partitioned_state_of_an_outdated_version(s3: Any) -> None:
 def test_pages_the_new_version_reads_anew_keep_their_dates_from_a_previous_version_state(
     tmp_path: Path,
 ) -> None:
-    # Pages whose fingerprint version 12 computes otherwise than version 11 (issue 79: a count of
-    # the page's words, its own crumb named by its title alone): a state of version 11 (the
+    # Pages whose fingerprint version 13 computes otherwise than version 12 (issue 79: a header
+    # whose <h1> names the page's kind, the excerpt window in letters): a state of version 12 (the
     # previous one, computable) compares them by its algorithm and every date is kept. (Version
-    # 10, whose rule's pages stood here before, is no longer computable: issue 80.)
-    count = '{"@type": "Article", "wordCount": "2"}'
-    crumb = '{"itemListElement": [{"@type": "ListItem", "name": "T", "position": 2}]}'
+    # 11, whose rule's pages stood here before, is no longer computable: issue 80.)
+    links = " ".join(f'<a href="https://example.org/{"x" * 40}/{n}">{n}</a>' for n in range(60))
+    said = "Use it to brew a pot of green tea."
 
     def pages(build: str) -> dict[str, bytes]:
-        script = '</p><script type="application/ld+json">{}</script><p>'.format
+        head = f'<!DOCTYPE html><html><head><meta name="generator" content="Gen {build}">'
         return {
-            "a.html": render(f"Use it.{script(count)}", build),
-            "b.html": render(f"Use it.{script(crumb)}", build),
+            "a.html": f"{head}<title>Make (T.Make)</title></head><body><header><h1>Module Make"
+            "</h1><p>Use it.</p></header><div><p>More.</p></div></body></html>\n".encode(),
+            "b.html": f'{head}<title>T</title><meta name="description" content="{said}"></head>'
+            f"<body><main><h1>T</h1><pre>{links}</pre><p>{said}</p></main></body></html>\n".encode(),
         }
 
     for name, data in pages("1").items():

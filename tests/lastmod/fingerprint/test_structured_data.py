@@ -82,9 +82,9 @@ def leaves(data: bytes, version: int = FINGERPRINT_VERSION, url: str = URL) -> l
 
 
 def test_the_json_ld_is_read_as_sorted_leaves_less_dates_context_and_self_targets() -> None:
-    # (by version 11, the oldest computable: versions 8 and 9 also read each @type, and the
+    # (by version 12, the oldest computable: versions 8 and 9 also read each @type, and the
     # crumbs of the page itself, issue 80)
-    assert leaves(BASE, 11) == [
+    assert leaves(BASE, 12) == [
         "author.name=Ann Lee",
         "description=Water below boiling, two minutes.",
         # (from version 7 the headline restates the page's title: nothing new)
@@ -298,8 +298,8 @@ def test_json_ld_that_restates_the_page_adds_nothing_from_version_7() -> None:
     third = docusaurus_post("pump", "Tuning the garden pump", "The pump ran dry.", blog="News")
     url = "https://example.org/blog/{}".format
     # (versions 7 to 9, which read so with the types, are no longer computable: issue 80)
-    assert leaves(first, 11, url("tea")) == leaves(second, 11, url("pump"))
-    assert leaves(second, 11, url("pump")) == leaves(third, 11, url("pump"))
+    assert leaves(first, 12, url("tea")) == leaves(second, 12, url("pump"))
+    assert leaves(second, 12, url("pump")) == leaves(third, 12, url("pump"))
     assert leaves(first, url=url("tea")) == leaves(third, url=url("pump"))  # (version 10: types)
     assert leaves(first, url=url("tea")) == [
         "author.name=Ann Lee",

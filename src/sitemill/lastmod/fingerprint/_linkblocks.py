@@ -46,9 +46,10 @@ _LINKED: Final = re.compile(
 _LEAST_LINKS: Final = 2
 
 
-def leave_out_link_blocks(text: str, url: str, page: str) -> str:
+def leave_out_link_blocks(text: str, url: str, page: str, version: int) -> str:
     """``text`` (a page's marked text, its furniture and teasers read) without its blocks of
-    links beside a post (see above). ``url``: the page's URL; ``page``: its whole marked text."""
+    links beside a post (see above). ``url``: the page's URL; ``page``: its whole marked text;
+    ``version``: the fingerprint's (titleblock.titled_headline)."""
     if HEADING_START not in text:
         return text
     blocks = _blocks(text, url)
@@ -56,7 +57,7 @@ def leave_out_link_blocks(text: str, url: str, page: str) -> str:
         return text
     rest = spaced_out(text, blocks)
     headline = text if HEADLINE_START in text else page
-    if not titleblock.titled_headline(headline, page) or not _own_words_lead(rest):
+    if not titleblock.titled_headline(headline, page, version) or not _own_words_lead(rest):
         return text
     return rest
 

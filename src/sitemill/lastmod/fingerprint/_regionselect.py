@@ -157,7 +157,7 @@ class Structure:
         return replaced
 
 
-def select(text: str, descriptions: Callable[[str], Iterable[str]], url: str = "") -> str:
+def select(text: str, descriptions: Callable[[str], Iterable[str]], url: str, version: int) -> str:
     """The title, the meta descriptions (``descriptions`` finds their marks in a text) and the
     main region of ``text`` without its furniture, narrowed to the page's own article
     (fingerprint.titledarticle.article_finder); a page with no main region: its text without its
@@ -174,32 +174,32 @@ def select(text: str, descriptions: Callable[[str], Iterable[str]], url: str = "
     region = regionmarkers.region_of(text)
     if region is None:
         kept = without_furniture(text)
-        if HEADLINE_START not in kept and titleblock.titled_headline(text, text):
+        if HEADLINE_START not in kept and titleblock.titled_headline(text, text, version):
             # (its title block: fingerprint.titleblock)
             kept = without_furniture(text, headline=True)
-        kept = read_teasers(kept, url, page=text)
-        kept = linkblocks.leave_out_link_blocks(kept, url, text)
+        kept = read_teasers(kept, url, page=text, version=version)
+        kept = linkblocks.leave_out_link_blocks(kept, url, text, version)
         region = narrowed(kept)
         if region is None:
-            return join_page(_listed(kept, url))
+            return join_page(_listed(kept, url), version)
         text, body = kept, kept[region[0] : region[1]]
     else:
         # (a region that is an article: its header and footer are the article's)
         within = text[region[0] - len(ARTICLE_START) : region[0]] == ARTICLE_START
         kept = without_furniture(text[region[0] : region[1]], article=int(within), headline=True)
         headline = HEADLINE_START in kept
-        kept = read_teasers(kept, url, own=within, page=text)
+        kept = read_teasers(kept, url, own=within, page=text, version=version)
         if not within:
-            kept = linkblocks.leave_out_link_blocks(kept, url, text)
+            kept = linkblocks.leave_out_link_blocks(kept, url, text, version)
         article = narrowed(kept)
         body = kept if article is None else kept[article[0] : article[1]]
         if not headline:
-            header = titleblock.outside(text, region)
+            header = titleblock.outside(text, region, version)
             if header:
                 body = without_furniture(header, headline=True) + " " + body
     said = descriptions(text[: region[0]] + " " + text[region[1] :])
     title = listpages.read_pager(title, url)
-    return join_selection(title, list(said), _listed(body, url))
+    return join_selection(title, list(said), _listed(body, url), version)
 
 
 def _listed(text: str, url: str) -> str:
@@ -251,17 +251,17 @@ def without_furniture(text: str, *, article: int = 0, headline: bool = False) ->
 # Besides its region (fingerprint.regionselect): its title by its parts (fingerprint.titleparts),
 # with its end marked (targetmarks.TITLE_END: history.templateedits reads the title apart), and its
 # meta descriptions less an excerpt of the text kept (fingerprint.excerpts), before that text.
-def join_page(kept: str) -> str:
+def join_page(kept: str, version: int) -> str:
     """A page with no main region and no article of its own, ``kept`` its marked text less
     its furniture: its title, its descriptions, then the rest of its text (joined)."""
     title, kept = regionmarkers.cut_title(kept)
     said = descriptions(kept)
     for mark in said:
         kept = kept.replace(mark, " ", 1)
-    return join_selection(title, said, kept)
+    return join_selection(title, said, kept, version)
 
 
-def join_selection(title: str, said: list[str], body: str) -> str:
+def join_selection(title: str, said: list[str], body: str, version: int) -> str:
     """The title (by its parts, its end marked), the descriptions (an excerpt of the body
     left out) and the body of a page's selected text (see above), joined. The body's markers
     (a heading's start and end, an article's) are no letters of the text an excerpt is looked
@@ -270,6 +270,6 @@ def join_selection(title: str, said: list[str], body: str) -> str:
     title = regionmarkers.unmark(title)
     if said:
         page = regionmarkers.unmark(body)
-        said = excerpts.own_descriptions(said, page, title)
+        said = excerpts.own_descriptions(said, page, title, version)
     title = title_parts(title) + TITLE_END
     return regionmarkers.unmark(" ".join((title, *said, body)))

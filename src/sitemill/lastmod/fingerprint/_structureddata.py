@@ -195,7 +195,7 @@ def _all_shown(leaves: list[_Leaf], said: Said) -> bool:
 def _restated(value: str, key: str, page: _Page, said: Said) -> bool:
     """Whether a leaf's ``value`` (under ``key``) restates the page (see above): text that the
     page says, or (version 12) a value its text determines; types and targets never are."""
-    if key in _MEASURED_KEYS and page.version >= 12:
+    if key in _MEASURED_KEYS:  # (version 12)
         return True
     return key not in ("@type", "@id") and not _URL.match(value) and said.restates(value)
 
@@ -215,7 +215,7 @@ def _names_a_page(node: dict[str, object], page: _Page, *, inside: bool) -> bool
                 return True
         elif found.startswith("/") and not found.startswith("//"):
             return True
-    return inside and page.version >= 12 and _titled(node, page.said)
+    return inside and _titled(node, page.said)  # (version 12)
 
 
 def _titled(node: dict[str, object], said: Said | None) -> bool:

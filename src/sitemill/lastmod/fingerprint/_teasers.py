@@ -71,14 +71,15 @@ class _Article(NamedTuple):
     inner: list[_Article]
 
 
-def read_teasers(text: str, url: str, *, own: bool = False, page: str = "") -> str:
+def read_teasers(text: str, url: str, *, own: bool = False, page: str = "", version: int) -> str:
     """``text`` (a page's marked region, its furniture left out) with each teaser (see above) as
     the link to the page it teases and its title, or left out beside the page's own article.
     ``url``: the page's URL (its links resolve from it); ``own``: ``text`` is the inside of the
     page's own article (the region is its only article), so no teaser in it stands beside it;
-    ``page``: the page's whole marked text (its <title>). Each teaser stays an article, so that
-    the region narrows to the page's article where version 5 narrowed it. A teaser that is no
-    article (fingerprint.headedteasers) counts as its heading's link and title."""
+    ``page``: the page's whole marked text (its <title>); ``version``: the fingerprint's. Each
+    teaser stays an article, so that the region narrows to the page's article where version 5
+    narrowed it. A teaser that is no article (fingerprint.headedteasers) counts as its heading's
+    link and title."""
     text = read_headed(text, url)
     if ARTICLE_START not in text:
         return text
@@ -92,7 +93,7 @@ def read_teasers(text: str, url: str, *, own: bool = False, page: str = "") -> s
             replaced = _nested(text, article, where)
         else:
             if mine is not None and post is None and _grouped(headings, mine, article):
-                post = titleblock.titled_headline(text[mine.start : mine.end], page)
+                post = titleblock.titled_headline(text[mine.start : mine.end], page, version)
             beside = bool(post) and mine is not None and _grouped(headings, mine, article)
             replaced = _replaced(text, article, where, beside=beside)
         replacements.append((article, replaced))

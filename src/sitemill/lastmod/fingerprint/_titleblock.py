@@ -3,6 +3,13 @@
 # region holds none of its own, and whose ``<h1>`` the page's ``<title>`` names (a Docusaurus home
 # page's hero before ``<main>``: its headline and tagline are what only this page says; a site's
 # banner whose ``<h1>`` is its motto, as Hexo NexT's list pages have it, is the site's).
+#
+# The title names the headline when the headline's letters stand in the title's, or (from
+# version 13) when one of the title's parts (fingerprint.titleparts, a parenthesis a separator
+# too) stands in the headline, word for word: a generator may name the page's kind in its
+# ``<h1>`` and not in its title (odoc's "Module Connection_cache.Make" under the title "Make
+# (cohttp-lwt.Cohttp_lwt.Connection_cache.Make)"; version 12 left that page's preamble, which
+# odoc 2.2 moved into the header beside the ``<h1>``, out as a site's banner).
 
 from __future__ import annotations
 
@@ -11,13 +18,15 @@ from typing import Final
 
 from sitemill.lastmod.fingerprint import _regionmarkers as regionmarkers
 from sitemill.lastmod.fingerprint._articles import HEADLINE_END, HEADLINE_START
-from sitemill.lastmod.fingerprint.excerpts import letters
+from sitemill.lastmod.fingerprint._titleparts import split_title
+from sitemill.lastmod.fingerprint.excerpts import letters, words
 
 # The markers of a page-level header (fingerprint.regionselect: "h", "H") and of the page's <h1>.
 _HEADER_MARKERS: Final = re.compile(f"\x02([hH{HEADLINE_START[1]}])\x03")
+_PARENTHESIS: Final = re.compile(r"[()]")
 
 
-def outside(text: str, region: tuple[int, int]) -> str:
+def outside(text: str, region: tuple[int, int], version: int) -> str:
     """The marked text of the page's title block outside its main ``region`` of ``text``: the
     first page-level header (outside any article) before or after the region that holds an
     <h1> the page's <title> names (see above); "" if none does."""
@@ -33,20 +42,29 @@ def outside(text: str, region: tuple[int, int]) -> str:
                 article = max(0, article - 1)
             elif letter == "h" and not article:
                 holds, end = header_span(part, found.end())
-                if holds and titled_headline(part[found.end() : end], text):
+                if holds and titled_headline(part[found.end() : end], text, version):
                     return part[found.end() : end]
     return ""
 
 
-def titled_headline(text: str, page: str) -> bool:
-    """Whether the first <h1> of ``text`` is named by the <title> of ``page`` (its letters and
-    digits, in lower case, stand in the title's): the page's headline, not a site's motto."""
+def titled_headline(text: str, page: str, version: int) -> bool:
+    """Whether the first <h1> of ``text`` is named by the <title> of ``page`` (see above): the
+    page's headline, not a site's motto."""
     found = regionmarkers.between(text, HEADLINE_START, HEADLINE_END)
     title = regionmarkers.between(page, *regionmarkers.TITLE_MARKERS)
     if found is None or title is None:
         return False
-    headline = letters(regionmarkers.unmark(text[found[0] : found[1]]))
-    return bool(headline) and headline in letters(regionmarkers.unmark(page[title[0] : title[1]]))
+    headline = regionmarkers.unmark(text[found[0] : found[1]])
+    named = regionmarkers.unmark(page[title[0] : title[1]])
+    if not letters(headline):
+        return False
+    if letters(headline) in letters(named):
+        return True
+    if version < 13:
+        return False
+    spoken = f" {words(headline)} "
+    parts = (piece for part in split_title(named) for piece in _PARENTHESIS.split(part))
+    return any(f" {own} " in spoken for own in map(words, parts) if own)
 
 
 def header_span(text: str, start: int) -> tuple[bool, int]:

@@ -65,7 +65,7 @@ _BESIDE_UNSPACED: Final = re.compile(rf"\s(?:(?<=[{_UNSPACED}]\s)\s*|\s*(?=[{_UN
 _UTF8_BOM: Final = b"\xef\xbb\xbf"
 _PLUS_SIGNS: Final = 16  # looked at one by one before a page is searched for "ld+json"
 DIGEST_SIZE: Final = 16  # bytes of BLAKE2b: 32 hex digits
-_COMPUTABLE: Final = frozenset({FINGERPRINT_VERSION, *EARLIER_VERSIONS})  # (11 and 12)
+_COMPUTABLE: Final = frozenset({FINGERPRINT_VERSION, *EARLIER_VERSIONS})  # (12 and 13)
 # Characters of whole pages' reductions a process's PageMemo holds (the newest): a first run's
 # work tree and the versions of its walk around the tip (doxygen's 536 pages: 9 Mi).
 PAGE_CHARS: Final = 16 * 1024 * 1024
@@ -148,7 +148,7 @@ def fingerprint_html(
     footers and sidebars) is left out wherever it stands (fingerprint.regionselect); self-dates
     and empty descriptions are left out, and link and image targets are spelled as a reader
     follows them from the page's URL (fingerprint.targets). ``version``: FINGERPRINT_VERSION, or
-    EARLIER_VERSIONS' one (11), to compare with what a state of an earlier sitemill
+    EARLIER_VERSIONS' one (12), to compare with what a state of an earlier sitemill
     remembers.
     """
     return fingerprint_html_reduced(data, ignore, version, **reading)[0]
@@ -259,7 +259,7 @@ def reduce_html(
     """What fingerprint_html hashes (less the white space _SPACING leaves out): the page's text
     with its marked link and image targets; with ``main``, only the title, the meta description
     and the main region (fingerprint.reduction); then its JSON-LD, wherever it stands
-    (fingerprint.structureddata). ``version``: 11 or 12 (a ValueError else)."""
+    (fingerprint.structureddata). ``version``: 12 or 13 (a ValueError else)."""
     if version not in _COMPUTABLE:
         raise ValueError(f"fingerprint version {version} is not computable: {sorted(_COMPUTABLE)}")
     url = reading.get("url", "")

@@ -21,9 +21,11 @@ from sitemill.lastmod.fingerprint.targetmarks import MARK_EDGE
 
 _MARKS: Final = re.compile(f"{MARK_EDGE}[^{MARK_EDGE}]*(?:{MARK_EDGE}|\\Z)")
 _NOT_LETTERS: Final = re.compile(r"[\W_]+")
+_WORDS: Final = re.compile(r"[^\W_]+")
 MIN_LETTERS: Final = 24  # (five or six words)
 # An excerpt is the start of the page's text: it is looked for in the text's first this many
-# characters, besides twice its own length (the title, a date and tags may come first).
+# letters and digits, besides twice its own (the title, a date and tags may come first;
+# version 12 counted characters of the marked text, link targets too).
 START_CHARS: Final = 2048
 
 
@@ -41,6 +43,14 @@ def letters(text: str) -> str:
     return _NOT_LETTERS.sub("", text.casefold())
 
 
+def words(text: str) -> str:
+    """``text``'s words as letters and digits alone, case folded (marks left out), one space
+    between each two."""
+    if MARK_EDGE in text:
+        text = _MARKS.sub(" ", text)
+    return " ".join(_WORDS.findall(text.casefold()))
+
+
 def count_letters(text: str) -> int:
     """How many letters and digits ``text`` (without marks) holds, case kept (an ASCII text's
     by one translate)."""
@@ -56,23 +66,43 @@ def is_excerpt(description: str, page_letters: str) -> bool:
     return len(own) >= MIN_LETTERS and own in page_letters
 
 
-def own_descriptions(marks: list[str], body: str, title: str = "") -> list[str]:
+def own_descriptions(marks: list[str], body: str, title: str, version: int) -> list[str]:
     """The description ``marks`` (fingerprint.targetmarks: a MARK_EDGE, "D", the value, a MARK_EDGE)
     that are not excerpts of ``body``, the page's kept text (its start: START_CHARS and twice the
     description's length, read once for each such length, and only for a description long
-    enough to be one), nor are the page's ``title`` or one of its parts (see above)."""
+    enough to be one), nor are the page's ``title`` or one of its parts (see above). From
+    version 13 the start is counted in the body's letters and digits and the description's
+    (marks out): version 12 counted the characters of the marked text, so the link targets of a
+    rustdoc signature decided whether its docblock's first sentence was an excerpt."""
     starts: dict[int, str] = {}
     kept = []
     titled = {letters(part) for part in (title, *split_title(title))} - {""}
     for mark in marks:
         value = mark[2:-1]
-        if letters(value) in titled:
+        own = letters(value)
+        if own in titled:
             continue
-        if len(letters(value)) >= MIN_LETTERS:
-            size = START_CHARS + 2 * len(value)
-            if size not in starts:
-                starts[size] = letters(body[:size])
+        if len(own) >= MIN_LETTERS:
+            if version >= 13:
+                size = START_CHARS + 2 * len(own)
+                if size not in starts:
+                    starts[size] = leading_letters(body, size)
+            else:
+                size = START_CHARS + 2 * len(value)
+                if size not in starts:
+                    starts[size] = letters(body[:size])
             if is_excerpt(value, starts[size]):
                 continue
         kept.append(mark)
     return kept
+
+
+def leading_letters(text: str, count: int) -> str:
+    """The first ``count`` letters and digits of ``text`` (``letters``: marks left out, however
+    long), read from as few of its characters as hold them (twice as many each time)."""
+    size = count
+    while True:
+        found = letters(text[:size])
+        if len(found) >= count or size >= len(text):
+            return found[:count]
+        size *= 2

@@ -51,7 +51,7 @@ def reduce_markup(
     after): the page's text with its marked link and image targets;
     with ``main``, only the title, the meta description and the main region less its furniture
     (fingerprint.regionselect); targets spelled as a reader follows them from ``url``
-    (fingerprint.targets). ``version``: 11 or 12 (fingerprint.versions)."""
+    (fingerprint.targets). ``version``: 12 or 13 (fingerprint.versions)."""
     raw = data.removeprefix(_UTF8_BOM)
     raw = leave_out_hidden(raw)  # (what no reader sees: a tab panel's seen by choosing its tab)
     raw = join_around_comments(raw)  # (a comment parts no words)
@@ -72,7 +72,7 @@ def _finished(text: str, *, main: bool, url: str, version: int) -> str:
         text = text.replace(targets.EMPTY_DESCRIPTION, " ")
     if main:
         text = contents.leave_out_contents(text, url)  # (version 11: fingerprint.contents)
-        text = regionselect.select(text, descriptions, url)
+        text = regionselect.select(text, descriptions, url, version)
     text = targets.spaced_targets(drop_invisible(text))  # (no reader sees; a target's spaces)
     return unspace_marks(targets.finish_reduction(collapse_whitespace(text), url, version))
 

@@ -54,9 +54,17 @@ from typing import Final
 # nothing new: a value the page's own text determines (schema.org's wordCount, timeRequired) and
 # the page's own crumb named by its title alone, with no address, are a reference to the page,
 # whole (fingerprint.structureddata, fingerprint.restated). Version 10 is no longer computable,
-# its gate (``version >= 11``: a table of contents) gone.
-FINGERPRINT_VERSION: Final = 12
-EARLIER_VERSIONS: Final = frozenset({11})
+# its gate (``version >= 11``: a table of contents) gone. 13 (issue 79), gated ``version >= 13``
+# where it is read: what only this page says is content wherever it stands, and a meta
+# description that is the page's text cut short adds nothing, whatever links that text holds:
+# a headline is the title's when one of the title's parts (a parenthesis a separator too)
+# stands in it word for word, as when it stands in the title (odoc's "Module X.Make" under
+# "Make (pkg.X.Make)": fingerprint.titleblock); the window an excerpt is looked for in is
+# counted in the text's letters and digits, not its marked characters (fingerprint.excerpts).
+# Version 11 is no longer computable, its gates (``version >= 12``: structured data that counts
+# or places the page itself) gone.
+FINGERPRINT_VERSION: Final = 13
+EARLIER_VERSIONS: Final = frozenset({12})
 # Raised by hand whenever a rule that dates pages changes but no fingerprint does (which pages
 # are read, how a history is walked, what a commit's edits decide: html/, jobs/, lastmod/,
 # listing/): a state's remembered walk (history.inputs) holds only for the rules that found it,
@@ -78,8 +86,10 @@ EARLIER_VERSIONS: Final = frozenset({11})
 # 79 (an edit of letter case alone is one edit on every page, RECASED: history.respacing; a link
 # that stood several times and went is no link moved onto the page itself, targetmoves.self_links);
 # 8: issue 79 (the targets of a kind that all moved, however many ways, are named by their moves,
-# each by what moved between its ends' common start and end: history.targetmoves.rewrites).
-DATING_RULES: Final = 8
+# each by what moved between its ends' common start and end: history.targetmoves.rewrites); 9:
+# issue 79 (a commit's edit a round carried pages past is template at that commit in every later
+# round too, a stop that reaches it alone: history.templateedits' judged stops).
+DATING_RULES: Final = 9
 HTML_SUFFIXES: Final = (".html", ".htm")
 # A page is fingerprinted from at most its first this many bytes, wherever it is read (a
 # tree, a bucket, an old git version), so that one page gives one fingerprint everywhere.

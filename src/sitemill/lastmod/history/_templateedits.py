@@ -41,6 +41,8 @@
 #
 # A redirect stub is no page of its section: counted in no census (history.sectioncensus).
 #
+# A template edit stays one past its round (history.carriedpast).
+#
 # What the commit knows of itself is a stamp (history.stamps): an edit that only took out the
 # older commit's date, author or hash and put in the newer one's is no content (STAMP_EDIT),
 # wherever it stands, on however many of the commit's pages it is named.
@@ -62,6 +64,7 @@ from typing import Final
 
 from sitemill.git.run import GitBatch
 from sitemill.lastmod.fingerprint.digest import HTML_SUFFIXES
+from sitemill.lastmod.history._carriedpast import Judgement, judged_before, judgement
 from sitemill.lastmod.history._editparts import contains, part_names
 from sitemill.lastmod.history._probes import (
     PROBE,
@@ -75,11 +78,7 @@ from sitemill.lastmod.history._probes import (
     template_edits,
     unclear,
 )
-from sitemill.lastmod.history._sectioncensus import (
-    Changes,
-    census_of,
-    census_templates,
-)
+from sitemill.lastmod.history._sectioncensus import Changes, census_of, census_templates
 from sitemill.lastmod.history._stopedits import (
     STAMP_EDIT,
     Edits,
@@ -135,6 +134,7 @@ def follow_template_edits(
     unmoved: set[int] = set()  # commits whose probe found no site-wide edit
     commits = _commit_changes(census[1])
     rounds = 0  # (those that carried a page past a template edit: MAX_ROUNDS)
+    past: set[Judgement] = set()  # (history.carriedpast)
     reader = (batch, reduce, stamps, *(naming or (HeldReductions(), None)), base)
     name = partial(name_stops, pages=pages, remembered=remembered, reader=reader, edits=tables)
     lone = None if stamps is None else LoneStamps(reader, tables, name)  # (lonestamps)
@@ -156,7 +156,9 @@ def follow_template_edits(
         if lone is not None:  # (a stamp on however few pages, no stop named it)
             alone, more = lone.stamped(every, pages, remembered)
             read, counted = read + more, counted + alone
+        counted += judged_before(every, set(chosen + counted), pages, (edits, exact), past)
         carried, rounds = _this_round(chosen + counted, edits, rounds)
+        past |= {judgement(stop, pages, (edits, exact)) for stop in carried}
         reference = _carried(carried, pages, remembered)
         if not reference:
             break
