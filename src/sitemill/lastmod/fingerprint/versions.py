@@ -78,8 +78,11 @@ EARLIER_VERSIONS: Final = frozenset({11})
 # 79 (an edit of letter case alone is one edit on every page, RECASED: history.respacing; a link
 # that stood several times and went is no link moved onto the page itself, targetmoves.self_links);
 # 8: issue 79 (the targets of a kind that all moved, however many ways, are named by their moves,
-# each by what moved between its ends' common start and end: history.targetmoves.rewrites).
-DATING_RULES: Final = 8
+# each by what moved between its ends' common start and end: history.targetmoves.rewrites); 9:
+# issue 79 (an edit of the text's words made alike on at least 8 pages of a section, more than half
+# of it, is template by the section's census, history.sectioncensus; an edit judged template at a
+# commit is the template's on every page that made it there: history.templateedits._known_edits).
+DATING_RULES: Final = 9
 HTML_SUFFIXES: Final = (".html", ".htm")
 # A page is fingerprinted from at most its first this many bytes, wherever it is read (a
 # tree, a bucket, an old git version), so that one page gives one fingerprint everywhere.

@@ -39,6 +39,12 @@
 # whose edit rewords no text, is counted again over every page of its section the commit changed
 # (history.sectioncensus).
 #
+# A stop whose edit rewords the text is counted so too, where at least WORDED_LEAST pages of the
+# section made it (history.sectioncensus, dating rules 9).
+#
+# An edit judged template at a commit, by whatever count, is the template's on every page that
+# made it there (its exact edit too), in any section and in any later round (_known_edits).
+#
 # A redirect stub is no page of its section: counted in no census (history.sectioncensus).
 #
 # What the commit knows of itself is a stamp (history.stamps): an edit that only took out the
@@ -135,6 +141,7 @@ def follow_template_edits(
     unmoved: set[int] = set()  # commits whose probe found no site-wide edit
     commits = _commit_changes(census[1])
     rounds = 0  # (those that carried a page past a template edit: MAX_ROUNDS)
+    known: Known = {}  # (the edits judged template at each commit so far: _known_edits)
     reader = (batch, reduce, stamps, *(naming or (HeldReductions(), None)), base)
     name = partial(name_stops, pages=pages, remembered=remembered, reader=reader, edits=tables)
     lone = None if stamps is None else LoneStamps(reader, tables, name)  # (lonestamps)
@@ -156,12 +163,50 @@ def follow_template_edits(
         if lone is not None:  # (a stamp on however few pages, no stop named it)
             alone, more = lone.stamped(every, pages, remembered)
             read, counted = read + more, counted + alone
+        late, more = _known_edits(every, chosen + counted, pages, (known, name), tables)
+        read, counted = read + more, counted + late
         carried, rounds = _this_round(chosen + counted, edits, rounds)
         reference = _carried(carried, pages, remembered)
         if not reference:
             break
         extend({path: pages[path] for path in reference}, reference)
     return read
+
+
+# The edits judged template at each commit (by its time), each as its name and exact name.
+Known = dict[int, set[tuple[str | None, str | None]]]
+
+
+def _known_edits(
+    every: list[tuple[str, int]],
+    template: list[tuple[str, int]],
+    pages: Mapping[str, Run],
+    known: tuple[Known, Callable[[list[tuple[str, int]]], int]],
+    tables: StopEdits,
+) -> tuple[list[tuple[str, int]], int]:
+    """The stops of ``every`` not in ``template`` (this round's template stops, added to
+    ``known[0]``) whose edit, exact edit too, is one judged template at their commit in this
+    round or an earlier one, by whatever count (dating rules 9): a commit's template edit is
+    the template's on every page that made it, a page that reaches the commit a round after
+    the others (its later edit carried first: three talks of a deploy that gave 86 talks a
+    language line) or in a section of its own (the author sidebar's link dropped from 30
+    posts and from the one page of ``categories/``); and the blobs read naming them
+    (``known[1]``: only stops at such commits are named)."""
+    judged, name = known
+    edits, exact = tables[0], tables[1]
+    for stop in template:
+        if (edit := edits.get(stop)) is not None and edit != STAMP_EDIT:
+            judged.setdefault(commit_of(stop, pages), set()).add((edit, exact.get(stop)))
+    taken = set(template)
+    late = [stop for stop in every if stop not in taken and commit_of(stop, pages) in judged]
+    read = _name_all(name, [[stop for stop in late if stop not in edits]])
+    found = [
+        stop
+        for stop in late
+        if edits.get(stop) is not None
+        and (edits[stop], exact.get(stop)) in judged[commit_of(stop, pages)]
+    ]
+    return found, read
 
 
 def _commit_changes(changes: Changes) -> dict[int, list[tuple[str, int]]]:
