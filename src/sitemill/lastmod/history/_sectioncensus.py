@@ -22,8 +22,9 @@
 # re-rendered 181 pages, 94 of them with nothing a reader sees changed) or a link dropped from an
 # author sidebar on 30 of 31 posts is the template's, as an edit of most of a commit's pages is;
 # four guides of a section of four given one identical note (Python-Markdown's) are as likely an
-# author's copy: a few pages are each their own evidence. In a smaller section a rewording stop
-# is not counted so: a page's own words are most stops, and naming every commit's
+# author's copy: a few pages are each their own evidence. A rewording stop is counted so only
+# where two of the first PROBE stops at its place made its edit, and never in a smaller section:
+# a page's own words are most stops, and naming every commit's
 # other pages for them would cost a first run most of its time again. The stops at one commit are
 # named a few at a time (the first PROBE tell: a commit where hundreds of pages were edited each
 # in its own words costs four of them, not all); and the section's other
@@ -102,13 +103,17 @@ def census_templates(
     for place in places:
         wanted[place].sort()
     read = _named(name, [wanted[place][:PROBE] for place in places])
-    worded = {place for place in places if stood[place] >= WORDED_LEAST}  # (enough to make it)
+    worded = {p: _worded(wanted[p][:PROBE], names) for p in places if stood[p] >= WORDED_LEAST}
     # (its first stops are pages' own words: so are the rest, or few)
     places = [
-        p for p in places if any(_countable(names.get(s), p in worded) for s in wanted[p][:PROBE])
+        p
+        for p in places
+        if any(_countable(names.get(s), worded.get(p, set())) for s in wanted[p][:PROBE])
     ]
     read += _named(name, [wanted[place][PROBE:] for place in places])
-    counted = {p: [s for s in wanted[p] if _countable(names.get(s), p in worded)] for p in places}
+    counted = {
+        p: [s for s in wanted[p] if _countable(names.get(s), worded.get(p, set()))] for p in places
+    }
     others = {p: [s for s in changes[p] if s not in wanted[p]] for p in places if counted[p]}
     read += _named(name, [others[place][:PROBE] for place in others])
     shown = [p for p in others if _shown(counted[p], others[p][:PROBE], names)]
@@ -135,14 +140,22 @@ def _named(name: Callable[[list[tuple[str, int]]], int], steps: list[list[tuple[
     return name(stops) if stops else 0
 
 
-def _countable(edit: str | None, worded: bool) -> bool:
+def _worded(first: list[tuple[str, int]], names: Edits) -> set[str | None]:
+    """The edits of the text's words that two or more of a place's ``first`` stops made (those
+    its census counts: an edit of words one stop made alone is that page's own, and costs the
+    census no other page's versions)."""
+    made = Counter(names.get(stop) for stop in first)
+    return {edit for edit, count in made.items() if count >= 2 and rewords(edit or "")}
+
+
+def _countable(edit: str | None, worded: set[str | None]) -> bool:
     """Whether a stop's edit is counted over its section (see above): one that rewords the
-    text only where the section is ``worded`` (WORDED_LEAST of its pages stood), never one that
-    only reordered what the page holds, which no name tells from a page the commit changed in
-    nothing a reader sees (history.edits.reorders)."""
+    text only when it is one of the ``worded`` (_worded, in a section where WORDED_LEAST of its
+    pages stood), never one that only reordered what the page holds, which no name tells from
+    a page the commit changed in nothing a reader sees (history.edits.reorders)."""
     if edit is None or reorders(edit):
         return False
-    return edit == STAMP_EDIT or worded or not rewords(edit)
+    return edit == STAMP_EDIT or edit in worded or not rewords(edit)
 
 
 def _shown(counted: list[tuple[str, int]], probed: list[tuple[str, int]], names: Edits) -> bool:
