@@ -35,17 +35,10 @@
 # they are counted beside the stops, never carried. The others are named as stops are (and
 # remembered): a first run reads the versions around one commit for them once.
 #
-# A stop no census made template,
-# whose edit rewords no text, is counted again over every page of its section the commit changed
-# (history.sectioncensus).
-#
-# A stop whose edit rewords the text is counted so too, where at least WORDED_LEAST pages of the
-# section made it (history.sectioncensus, dating rules 9).
-#
-# An edit judged template at a commit, by whatever count, is the template's on every page that
-# made it there (its exact edit too), in any section and in any later round (_known_edits).
-#
-# A redirect stub is no page of its section: counted in no census (history.sectioncensus).
+# A stop no census made template is counted again over every page of its section the commit
+# changed (history.sectioncensus: an edit of words where WORDED_LEAST pages made it; a redirect
+# stub is no page of its section, counted in no census). An edit judged template at a commit is
+# the template's on every page that made it there (history.knownedits).
 #
 # What the commit knows of itself is a stamp (history.stamps): an edit that only took out the
 # older commit's date, author or hash and put in the newer one's is no content (STAMP_EDIT),
@@ -69,6 +62,7 @@ from typing import Final
 from sitemill.git.run import GitBatch
 from sitemill.lastmod.fingerprint.digest import HTML_SUFFIXES
 from sitemill.lastmod.history._editparts import contains, part_names
+from sitemill.lastmod.history._knownedits import Known, known_edits
 from sitemill.lastmod.history._probes import (
     PROBE,
     PROBE_MORE,
@@ -137,11 +131,10 @@ def follow_template_edits(
     sections, changed, census = census_of(pages, stubs, section_of, MIN_SECTION)
     tables: tuple[Edits, Edits, Edits, Edits] = ({}, {}, {}, {})  # (path, its run's end): edit
     edits, exact, parts, sketches = tables
-    read = 0
+    read = rounds = 0  # (rounds: those that carried a page past a template edit, MAX_ROUNDS)
     unmoved: set[int] = set()  # commits whose probe found no site-wide edit
     commits = _commit_changes(census[1])
-    rounds = 0  # (those that carried a page past a template edit: MAX_ROUNDS)
-    known: Known = {}  # (the edits judged template at each commit so far: _known_edits)
+    known: Known = {}  # (the edits judged template at each commit so far: knownedits)
     reader = (batch, reduce, stamps, *(naming or (HeldReductions(), None)), base)
     name = partial(name_stops, pages=pages, remembered=remembered, reader=reader, edits=tables)
     lone = None if stamps is None else LoneStamps(reader, tables, name)  # (lonestamps)
@@ -163,7 +156,7 @@ def follow_template_edits(
         if lone is not None:  # (a stamp on however few pages, no stop named it)
             alone, more = lone.stamped(every, pages, remembered)
             read, counted = read + more, counted + alone
-        late, more = _known_edits(every, chosen + counted, pages, (known, name), tables)
+        late, more = known_edits(every, chosen + counted, pages, (known, name), tables)
         read, counted = read + more, counted + late
         carried, rounds = _this_round(chosen + counted, edits, rounds)
         reference = _carried(carried, pages, remembered)
@@ -171,42 +164,6 @@ def follow_template_edits(
             break
         extend({path: pages[path] for path in reference}, reference)
     return read
-
-
-# The edits judged template at each commit (by its time), each as its name and exact name.
-Known = dict[int, set[tuple[str | None, str | None]]]
-
-
-def _known_edits(
-    every: list[tuple[str, int]],
-    template: list[tuple[str, int]],
-    pages: Mapping[str, Run],
-    known: tuple[Known, Callable[[list[tuple[str, int]]], int]],
-    tables: StopEdits,
-) -> tuple[list[tuple[str, int]], int]:
-    """The stops of ``every`` not in ``template`` (this round's template stops, added to
-    ``known[0]``) whose edit, exact edit too, is one judged template at their commit in this
-    round or an earlier one, by whatever count (dating rules 9): a commit's template edit is
-    the template's on every page that made it, a page that reaches the commit a round after
-    the others (its later edit carried first: three talks of a deploy that gave 86 talks a
-    language line) or in a section of its own (the author sidebar's link dropped from 30
-    posts and from the one page of ``categories/``); and the blobs read naming them
-    (``known[1]``: only stops at such commits are named)."""
-    judged, name = known
-    edits, exact = tables[0], tables[1]
-    for stop in template:
-        if (edit := edits.get(stop)) is not None and edit != STAMP_EDIT:
-            judged.setdefault(commit_of(stop, pages), set()).add((edit, exact.get(stop)))
-    taken = set(template)
-    late = [stop for stop in every if stop not in taken and commit_of(stop, pages) in judged]
-    read = _name_all(name, [[stop for stop in late if stop not in edits]])
-    found = [
-        stop
-        for stop in late
-        if edits.get(stop) is not None
-        and (edits[stop], exact.get(stop)) in judged[commit_of(stop, pages)]
-    ]
-    return found, read
 
 
 def _commit_changes(changes: Changes) -> dict[int, list[tuple[str, int]]]:
