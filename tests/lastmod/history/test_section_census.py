@@ -206,16 +206,22 @@ def test_a_list_reordered_where_the_others_changed_nothing_a_reader_sees_is_its_
 def rerendered(count: int, build: int, edited: int = 1, link: int = 0) -> Build:
     """A section of ``count`` pages that every build re-renders (its number in a comment); at
     build 1 page ``link``'s link points elsewhere, its own edit, which rewords no text, and
-    the other of the first ``edited`` pages are reworded, each in its own words."""
+    the other of the first ``edited`` pages are reworded, each in its own words (a word of
+    its own: a number put in would be named "a number" on every page, one edit)."""
     return {
         f"docs/p{n:03}/index.html": page(
             f"Page {n}",
             f"<!-- build {build} --><h1>Page {n}</h1><p>Text {n}"
-            f"{f' and note {n}' if n != link and n < edited and build else ''}.</p>"
+            f"{f' and note {_own_word(n)}' if n != link and n < edited and build else ''}.</p>"
             f'<a href="/{"new" if n == link and build else "old"}/">See</a>',
         )
         for n in range(count)
     }
+
+
+def _own_word(n: int) -> str:
+    """A word of page ``n``'s own, of letters alone ("bc" for 12)."""
+    return "".join(chr(ord("a") + int(digit)) for digit in str(n))
 
 
 def census_reads(tmp_path: Path, count: int, edited: int = 1, link: int = 0) -> int:

@@ -87,8 +87,9 @@ EARLIER_VERSIONS: Final = frozenset({12})
 # that stood several times and went is no link moved onto the page itself, targetmoves.self_links);
 # 8: issue 79 (the targets of a kind that all moved, however many ways, are named by their moves,
 # each by what moved between its ends' common start and end: history.targetmoves.rewrites); 9:
-# issue 79 (a commit's edit a round carried pages past is template at that commit in every later
-# round too, a stop that reaches it alone: history.templateedits' judged stops).
+# issue 79 (an edit of the text's words made alike on at least 8 pages of a section, more than half
+# of it, is template by the section's census, history.sectioncensus; an edit judged template at a
+# commit is the template's on every page that made it there: history.knownedits).
 DATING_RULES: Final = 9
 HTML_SUFFIXES: Final = (".html", ".htm")
 # A page is fingerprinted from at most its first this many bytes, wherever it is read (a

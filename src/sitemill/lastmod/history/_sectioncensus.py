@@ -16,7 +16,15 @@
 # census, neither among a section's pages nor among those a commit changed (issue 79: Congo's 42
 # tag pages beside their 42 stubs, each page recased by a theme upgrade, made no majority of 85);
 # its own stops are judged by the others' counts (census_of).
-# Rewording stops are not counted so: a page's own words are most stops, and naming every commit's
+# A stop whose edit rewords the text is counted so too (dating rules 9, issue 79), and is template
+# where at least WORDED_LEAST pages of the section made it, more than half of it: a theme's new
+# line on a talk's header ("Mode: In-Person" on 57 of a section's 88 talks, in a deploy that
+# re-rendered 181 pages, 94 of them with nothing a reader sees changed) or a link dropped from an
+# author sidebar on 30 of 31 posts is the template's, as an edit of most of a commit's pages is;
+# four guides of a section of four given one identical note (Python-Markdown's) are as likely an
+# author's copy: a few pages are each their own evidence. A rewording stop is counted so only
+# where two of the first PROBE stops at its place made its edit, and never in a smaller section:
+# a page's own words are most stops, and naming every commit's
 # other pages for them would cost a first run most of its time again. The stops at one commit are
 # named a few at a time (the first PROBE tell: a commit where hundreds of pages were edited each
 # in its own words costs four of them, not all); and the section's other
@@ -31,6 +39,7 @@ from collections.abc import Callable, Iterable, Mapping
 from sitemill.lastmod.history._probes import PROBE
 from sitemill.lastmod.history._stopedits import STAMP_EDIT, Edits
 from sitemill.lastmod.history.edits import reorders, rewords
+from sitemill.lastmod.history.sections import WORDED_LEAST
 from sitemill.lastmod.history.walk import Run
 
 # The pages of a section a commit changed, as stops (path, the end a run stopping there has),
@@ -94,10 +103,17 @@ def census_templates(
     for place in places:
         wanted[place].sort()
     read = _named(name, [wanted[place][:PROBE] for place in places])
+    worded = {p: _worded(wanted[p][:PROBE], names) for p in places if stood[p] >= WORDED_LEAST}
     # (its first stops are pages' own words: so are the rest, or few)
-    places = [p for p in places if any(_countable(names.get(s)) for s in wanted[p][:PROBE])]
+    places = [
+        p
+        for p in places
+        if any(_countable(names.get(s), worded.get(p, set())) for s in wanted[p][:PROBE])
+    ]
     read += _named(name, [wanted[place][PROBE:] for place in places])
-    counted = {p: [s for s in wanted[p] if _countable(names.get(s))] for p in places}
+    counted = {
+        p: [s for s in wanted[p] if _countable(names.get(s), worded.get(p, set()))] for p in places
+    }
     others = {p: [s for s in changes[p] if s not in wanted[p]] for p in places if counted[p]}
     read += _named(name, [others[place][:PROBE] for place in others])
     shown = [p for p in others if _shown(counted[p], others[p][:PROBE], names)]
@@ -110,7 +126,8 @@ def census_templates(
         made = Counter(names.get(stop) for stop in changes[place])
         for stop in counted[place]:
             edit = names[stop]
-            if edit != STAMP_EDIT and 2 * made[edit] > stood[place]:
+            least = WORDED_LEAST if rewords(edit or "") else 0
+            if edit != STAMP_EDIT and 2 * made[edit] > stood[place] and made[edit] >= least:
                 alike = [page for page in changes[place] if names.get(page) == edit]
                 chosen += [stop] if _most_exact(stop, alike, exact) else []
     return chosen, read
@@ -123,11 +140,22 @@ def _named(name: Callable[[list[tuple[str, int]]], int], steps: list[list[tuple[
     return name(stops) if stops else 0
 
 
-def _countable(edit: str | None) -> bool:
-    """Whether a stop's edit is counted over its section (see above): never one that only
-    reordered what the page holds, which no name tells from a page the commit changed in
-    nothing a reader sees (history.edits.reorders)."""
-    return edit is not None and (edit == STAMP_EDIT or not (rewords(edit) or reorders(edit)))
+def _worded(first: list[tuple[str, int]], names: Edits) -> set[str | None]:
+    """The edits of the text's words that two or more of a place's ``first`` stops made (those
+    its census counts: an edit of words one stop made alone is that page's own, and costs the
+    census no other page's versions)."""
+    made = Counter(names.get(stop) for stop in first)
+    return {edit for edit, count in made.items() if count >= 2 and rewords(edit or "")}
+
+
+def _countable(edit: str | None, worded: set[str | None]) -> bool:
+    """Whether a stop's edit is counted over its section (see above): one that rewords the
+    text only when it is one of the ``worded`` (_worded, in a section where WORDED_LEAST of its
+    pages stood), never one that only reordered what the page holds, which no name tells from
+    a page the commit changed in nothing a reader sees (history.edits.reorders)."""
+    if edit is None or reorders(edit):
+        return False
+    return edit == STAMP_EDIT or edit in worded or not rewords(edit)
 
 
 def _shown(counted: list[tuple[str, int]], probed: list[tuple[str, int]], names: Edits) -> bool:

@@ -35,13 +35,10 @@
 # they are counted beside the stops, never carried. The others are named as stops are (and
 # remembered): a first run reads the versions around one commit for them once.
 #
-# A stop no census made template,
-# whose edit rewords no text, is counted again over every page of its section the commit changed
-# (history.sectioncensus).
-#
-# A redirect stub is no page of its section: counted in no census (history.sectioncensus).
-#
-# A template edit stays one past its round (history.carriedpast).
+# A stop no census made template is counted again over every page of its section the commit
+# changed (history.sectioncensus: an edit of words where WORDED_LEAST pages made it; a redirect
+# stub is no page of its section, counted in no census). An edit judged template at a commit is
+# the template's on every page that made it there (history.knownedits).
 #
 # What the commit knows of itself is a stamp (history.stamps): an edit that only took out the
 # older commit's date, author or hash and put in the newer one's is no content (STAMP_EDIT),
@@ -64,8 +61,8 @@ from typing import Final
 
 from sitemill.git.run import GitBatch
 from sitemill.lastmod.fingerprint.digest import HTML_SUFFIXES
-from sitemill.lastmod.history._carriedpast import Judgement, judged_before, judgement
 from sitemill.lastmod.history._editparts import contains, part_names
+from sitemill.lastmod.history._knownedits import Known, known_edits
 from sitemill.lastmod.history._probes import (
     PROBE,
     PROBE_MORE,
@@ -130,11 +127,10 @@ def follow_template_edits(
     sections, changed, census = census_of(pages, stubs, section_of, MIN_SECTION)
     tables: tuple[Edits, Edits, Edits, Edits] = ({}, {}, {}, {})  # (path, its run's end): edit
     edits, exact, parts, sketches = tables
-    read = 0
+    read = rounds = 0  # (rounds: those that carried a page past a template edit, MAX_ROUNDS)
     unmoved: set[int] = set()  # commits whose probe found no site-wide edit
     commits = _commit_changes(census[1])
-    rounds = 0  # (those that carried a page past a template edit: MAX_ROUNDS)
-    past: set[Judgement] = set()  # (history.carriedpast)
+    known: Known = {}  # (the edits judged template at each commit so far: knownedits)
     reader = (batch, reduce, stamps, *(naming or (HeldReductions(), None)), base)
     name = partial(name_stops, pages=pages, remembered=remembered, reader=reader, edits=tables)
     lone = None if stamps is None else LoneStamps(reader, tables, name)  # (lonestamps)
@@ -156,9 +152,9 @@ def follow_template_edits(
         if lone is not None:  # (a stamp on however few pages, no stop named it)
             alone, more = lone.stamped(every, pages, remembered)
             read, counted = read + more, counted + alone
-        counted += judged_before(every, set(chosen + counted), pages, (edits, exact), past)
+        late, more = known_edits(every, chosen + counted, pages, (known, name), tables)
+        read, counted = read + more, counted + late
         carried, rounds = _this_round(chosen + counted, edits, rounds)
-        past |= {judgement(stop, pages, (edits, exact)) for stop in carried}
         reference = _carried(carried, pages, remembered)
         if not reference:
             break
