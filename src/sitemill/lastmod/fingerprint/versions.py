@@ -78,8 +78,12 @@ EARLIER_VERSIONS: Final = frozenset({11})
 # 79 (an edit of letter case alone is one edit on every page, RECASED: history.respacing; a link
 # that stood several times and went is no link moved onto the page itself, targetmoves.self_links);
 # 8: issue 79 (the targets of a kind that all moved, however many ways, are named by their moves,
-# each by what moved between its ends' common start and end: history.targetmoves.rewrites).
-DATING_RULES: Final = 8
+# each by what moved between its ends' common start and end: history.targetmoves.rewrites); 9:
+# issue 79 (an edit whose every token is one most of its commit's pages took out or put in alike,
+# or most of those that moved another site's targets of its host, is template: two template
+# edits on one page; history.probes.token_templates, each stop's tokens this run's alone,
+# stopedits.read_tokens).
+DATING_RULES: Final = 9
 HTML_SUFFIXES: Final = (".html", ".htm")
 # A page is fingerprinted from at most its first this many bytes, wherever it is read (a
 # tree, a bucket, an old git version), so that one page gives one fingerprint everywhere.

@@ -69,6 +69,61 @@ def edit_sketch(moves: Moves) -> str:
     return f"{min(len(tokens), 255):02x}{bits:030x}"
 
 
+# An edit's tokens for its commit's census (edit_tokens): each as _TOKEN_DIGITS hex digits, the
+# first 4 its kind's (_kind_of; NO_KIND: a word or an order, judged among all the commit's pages),
+# the others its own. An edit of more than TOKENS_MOST tokens is kept by its kinds alone (MANY
+# before them): its tokens are counted for no page, its kinds are (a bound on a run's memory).
+_TOKEN_DIGITS: Final = 16
+NO_KIND: Final = "0000"
+TOKENS_MOST: Final = 512
+MANY: Final = "m"
+
+
+def edit_tokens(moves: Moves) -> str:
+    """The tokens an edit (``moves``: edits.moves_of) took out and put in, for the census of
+    its commit's tokens (history.probes.token_templates): each named apart, a title's word as
+    the word it is (a word swapped in the title and in the caption is one swap), sorted."""
+    removed, added = moves
+    tokens = {"-" + _as_word(token) for token in removed} | {
+        "+" + _as_word(token) for token in added
+    }
+    if len(tokens) > TOKENS_MOST:
+        return MANY + "".join(sorted({_kind_of(token) + "0" * 12 for token in tokens}))
+    named = (_kind_of(token) + _hex(token, 6) for token in tokens)
+    return "".join(sorted(named))
+
+
+def census_tokens(name: str) -> tuple[bool, list[str]]:
+    """What an edit_tokens name holds: whether its edit was too large to count its tokens, and
+    its tokens (each its kind's 4 hex digits and its own 12)."""
+    many = name.startswith(MANY)
+    body = name[len(MANY) :] if many else name
+    size = _TOKEN_DIGITS
+    return many, [body[at : at + size] for at in range(0, len(body) - size + 1, size)]
+
+
+def _as_word(token: str) -> str:
+    """A title's word as the text's word it is: a release swapped in the index pages' titles and
+    in every page's caption is one swap (issue 79, lens-haddock)."""
+    return "w" + token[1:] if token[:1] == "t" else token
+
+
+def _kind_of(token: str) -> str:
+    """The kind a token (with its "-" or "+") is counted among beside the commit's pages, in 4
+    hex digits: a move of another site's targets is of that site's moves (its host: a move
+    rewrites exactly the pages that link there, the Kotlin library's links re-pointed on every
+    page that holds one); any other token is of none (NO_KIND: a page's own words, targets,
+    images re-encoded and list order are judged among all the pages the commit changed)."""
+    host = token[1:].partition("\2")[0]  # ("RM" and the host moved from: targetmoves.rewrites)
+    if not host.startswith("RM") or "//" not in host:
+        return NO_KIND
+    return _hex(host, 2)
+
+
+def _hex(text: str, size: int) -> str:
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=size).hexdigest()
+
+
 def contains(outer: str, inner: str) -> bool:
     """Whether the edit sketched ``outer`` (edit_sketch) took out and put in all that the one
     sketched ``inner`` did, and perhaps more (a page's own edit beside a release bumped on every

@@ -10,7 +10,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Final
 
-from sitemill.lastmod.history._editparts import contains, part_names
+from sitemill.lastmod.history._editparts import NO_KIND, census_tokens, contains, part_names
 from sitemill.lastmod.history._stopedits import STAMP_EDIT, Edits
 from sitemill.lastmod.history.edits import is_site_wide, reorders, rewords
 from sitemill.lastmod.history.sections import MIN_SECTION
@@ -157,6 +157,51 @@ def contained_edits(
             if count >= least and 2 * count > most:
                 held.add((when, inner))
     return {stop for stop in stops if (commit_of(stop, pages), sketches.get(stop)) in held}
+
+
+def token_templates(
+    stops: list[tuple[str, int]],
+    pages: Mapping[str, Run],
+    tokens: Edits,
+    changed: Mapping[int, int],
+) -> set[tuple[str, int]]:
+    """The stops of ``stops`` (every page their commits changed, each named) whose every token
+    (editparts.edit_tokens: each word, mark or move the edit took out or put in) is one at
+    least MIN_SECTION of the commit's pages took out or put in alike, more than half of the
+    pages it changed (``changed``, by commit) or of those whose edit took out or put in a token
+    of its kind (a target moved: of the pages that moved a target of its host): two template
+    edits on one page (a release swapped in the title and the caption beside the footer's
+    generator version; the footer's year beside a library's links re-pointed, each page its
+    own set) are the template's. A page with a token of its own (a word, its list's order)
+    keeps its edit's date; so does one whose edit is too large to count (editparts.MANY)."""
+    counts: Counter[tuple[int, str]] = Counter()
+    kinds: Counter[tuple[int, str]] = Counter()
+    named: Counter[int] = Counter()
+    held: dict[tuple[str, int], list[str]] = {}
+    for stop in stops:
+        name = tokens.get(stop)
+        when = commit_of(stop, pages)
+        named[when] += 1
+        if not name or name == STAMP_EDIT:
+            continue
+        many, found = census_tokens(name)
+        kinds.update((when, kind) for kind in {token[:4] for token in found} - {NO_KIND})
+        if not many and found:
+            counts.update((when, token) for token in found)
+            held[stop] = found
+
+    def made(when: int, token: str) -> bool:
+        count = counts[when, token]
+        most = max(changed.get(when, 0), named[when])
+        return count >= MIN_SECTION and (
+            2 * count > most or (token[:4] != NO_KIND and 2 * count > kinds[when, token[:4]])
+        )
+
+    return {
+        stop
+        for stop, found in held.items()
+        if all(made(commit_of(stop, pages), token) for token in found)
+    }
 
 
 def section_of(path: str) -> str:

@@ -62,7 +62,7 @@ from typing import Final
 
 from sitemill.git.run import GitBatch
 from sitemill.lastmod.fingerprint.digest import HTML_SUFFIXES
-from sitemill.lastmod.history._editparts import contains, part_names
+from sitemill.lastmod.history._editparts import census_tokens, contains, part_names
 from sitemill.lastmod.history._probes import (
     PROBE,
     PROBE_MORE,
@@ -73,6 +73,7 @@ from sitemill.lastmod.history._probes import (
     shared_parts,
     stops_worth_naming,
     template_edits,
+    token_templates,
     unclear,
 )
 from sitemill.lastmod.history._sectioncensus import (
@@ -88,6 +89,7 @@ from sitemill.lastmod.history._stopedits import (
     Spread,
     StopEdits,
     name_stops,
+    read_tokens,
     recall_name,
 )
 from sitemill.lastmod.history.edits import is_site_wide, reorders, rewords
@@ -129,14 +131,15 @@ def follow_template_edits(
     base, stubs = site
     pages = {path: run for path, run in runs.items() if path.lower().endswith(HTML_SUFFIXES)}
     sections, changed, census = census_of(pages, stubs, section_of, MIN_SECTION)
-    tables: tuple[Edits, Edits, Edits, Edits] = ({}, {}, {}, {})  # (path, its run's end): edit
-    edits, exact, parts, sketches = tables
+    tables: StopEdits = ({}, {}, {}, {}, {})  # (path, its run's end): edit
+    edits, exact, parts, sketches, _ = tables
     read = 0
     unmoved: set[int] = set()  # commits whose probe found no site-wide edit
     commits = _commit_changes(census[1])
     rounds = 0  # (those that carried a page past a template edit: MAX_ROUNDS)
     reader = (batch, reduce, stamps, *(naming or (HeldReductions(), None)), base)
     name = partial(name_stops, pages=pages, remembered=remembered, reader=reader, edits=tables)
+    tokens = partial(read_tokens, pages=pages, reader=reader, edits=tables)
     lone = None if stamps is None else LoneStamps(reader, tables, name)  # (lonestamps)
     while True:
         stops, commit_only, every = stops_worth_naming(pages, sections)
@@ -147,6 +150,8 @@ def follow_template_edits(
         named = [(path, end) for path, end in stops if edits.get((path, end)) is not None]
         chosen = _templates(named, pages, (sections, changed), tables)
         chosen, more = _by_commits(named, chosen, pages, (commits, sections, changed), name, tables)
+        read += more
+        chosen, more = _by_tokens(named, chosen, pages, (commits, changed), tokens, tables)
         read += more
         judged = set(chosen)  # (and the others by the census of their section: sectioncensus)
         counted, more = census_templates(
@@ -237,6 +242,56 @@ def _commit_census(
     return [stop for when in full for stop in wanted[when][1]], read
 
 
+def _by_tokens(
+    named: list[tuple[str, int]],
+    chosen: list[tuple[str, int]],
+    pages: Mapping[str, Run],
+    counts: tuple[dict[int, list[tuple[str, int]]], Counter[int]],
+    tokens: Callable[[list[tuple[str, int]]], int],
+    tables: StopEdits,
+) -> tuple[list[tuple[str, int]], int]:
+    """``chosen`` and the stops of ``named`` whose edit is template by the census of their
+    commit's tokens (probes.token_templates: each token made by most of its pages, or of those
+    of its kind), and the blobs read. Counted where at least MIN_SECTION pages stop at a commit,
+    one of them not yet template, and every page the commit changed is named (``counts``:
+    _commit_changes, the pages each commit changed): the others by its census
+    (_commit_census). A census is per commit: the tokens of its pages are read again only where
+    an earlier run's state recalled their names without them (``tokens``: stopedits.read_tokens).
+    Of those whose tokens are one set and that moved targets, a page whose exact moves are not
+    the ones most of them made is its own (a repair of its own beside the site-wide move)."""
+    commits, changed = counts
+    edits, exact = tables[0], tables[1]
+    taken = set(chosen)
+    at: dict[int, list[tuple[str, int]]] = {}
+    for stop in named:
+        if stop not in taken and _telling(edits.get(stop)):
+            at.setdefault(commit_of(stop, pages), []).append(stop)
+    counted = [
+        commits[when]
+        for when, stops in sorted(at.items())
+        if len(commits.get(when, ())) >= MIN_SECTION
+        and all(stop in edits for stop in commits[when])
+        and sum(commit_of(stop, pages) == when for stop in named) >= MIN_SECTION
+    ]
+    if not counted:
+        return chosen, 0
+    read = tokens([stop for stops in counted for stop in stops])
+    every = [stop for stops in counted for stop in stops]
+    found = token_templates(every, pages, tables[4], changed)
+    more = [stop for stops in at.values() for stop in stops if stop in found]
+    groups: dict[tuple[int, str | None], Counter[str | None]] = {}
+    for stop in found:  # (the commit's pages whose tokens are one set, stops or not)
+        place = (commit_of(stop, pages), tables[4].get(stop))
+        groups.setdefault(place, Counter())[exact.get(stop)] += 1
+    kept = []
+    for stop in more:
+        shared = groups[commit_of(stop, pages), tables[4].get(stop)]
+        most, count = shared.most_common(1)[0]
+        if 2 * count <= sum(shared.values()) or exact.get(stop) == most:
+            kept.append(stop)
+    return chosen + kept, read
+
+
 def _spread_out(stops: list[tuple[str, int]]) -> list[tuple[str, int]]:
     """PROBE of ``stops`` (sorted by path) spread evenly over them: the pages a commit changed
     in one folder are often alike (a folder of guides whose reading it did not change beside
@@ -259,10 +314,11 @@ def _shows(stops: list[tuple[str, int]], probed: list[tuple[str, int]], tables: 
     edit, one of its parts (editparts.part_names), or an edit one of theirs holds or that holds
     one of theirs (editparts.contains), of those whose edit tells (_telling: a page whose
     reading the commit did not change, or changed only in its stamps, tells nothing)."""
-    edits, _, parts, sketches = tables
+    edits, _, parts, sketches, tokens = tables
     made = {edit for stop in stops if _telling(edit := edits.get(stop))}
     shared = {part for stop in stops if edits.get(stop) in made for part in _parts(stop, parts)}
     inner = {sketches.get(stop) or "" for stop in stops if edits.get(stop) in made}
+    small = [held for stop in stops if edits.get(stop) in made and (held := _tokens(stop, tokens))]
 
     def alike(probe: tuple[str, int]) -> bool:
         edit, sketch = edits.get(probe), sketches.get(probe) or ""
@@ -270,6 +326,7 @@ def _shows(stops: list[tuple[str, int]], probed: list[tuple[str, int]], tables: 
             edit in made
             or any(part in shared for part in _parts(probe, parts))
             or any(contains(sketch, held) or contains(held, sketch) for held in inner)
+            or any(held <= _tokens(probe, tokens) for held in small)
         )
 
     telling = [probe for probe in probed if _telling(edits.get(probe))]
@@ -283,6 +340,15 @@ def _telling(edit: str | None) -> bool:
 
 def _parts(stop: tuple[str, int], parts: Edits) -> list[tuple[int, str]]:
     return part_names(parts.get(stop) or "")
+
+
+def _tokens(stop: tuple[str, int], tokens: Edits) -> frozenset[str]:
+    """The tokens of a stop's edit (editparts.edit_tokens), none for one too large to count."""
+    name = tokens.get(stop)
+    if not name or name == STAMP_EDIT:
+        return frozenset()
+    many, found = census_tokens(name)
+    return frozenset() if many else frozenset(found)
 
 
 def _this_round(
@@ -325,7 +391,7 @@ def _templates(
     exact edit is not the one most pages with their edit made (a page whose own edit stands
     beside the site-wide one, named by the same moves). ``counts``: the pages of each
     section, the pages each commit changed."""
-    names, exact, parts, sketches = edits
+    names, exact, parts, sketches, _ = edits
     sections, changed = counts
     census = Counter(_place(path, end, pages, names) for path, end in named)
     template = template_edits(named, pages, names, MIN_SECTION, changed)
