@@ -257,8 +257,8 @@ def _by_tokens(
     _commit_changes, the pages each commit changed): the others by its census
     (_commit_census). A census is per commit: the tokens of its pages are read again only where
     an earlier run's state recalled their names without them (``tokens``: stopedits.read_tokens).
-    Of those whose tokens are one set and that moved targets, a page whose exact moves are not
-    the ones most of them made is its own (a repair of its own beside the site-wide move)."""
+    Of those whose edit is one (edits.edit_of: its moves named by the move), a page whose exact
+    moves are not the ones most of them made is its own (a repair of its own beside the move)."""
     commits, changed = counts
     edits, exact = tables[0], tables[1]
     taken = set(chosen)
@@ -280,12 +280,13 @@ def _by_tokens(
     found = token_templates(every, pages, tables[4], changed)
     more = [stop for stops in at.values() for stop in stops if stop in found]
     groups: dict[tuple[int, str | None], Counter[str | None]] = {}
-    for stop in found:  # (the commit's pages whose tokens are one set, stops or not)
-        place = (commit_of(stop, pages), tables[4].get(stop))
-        groups.setdefault(place, Counter())[exact.get(stop)] += 1
+    for stop in found:  # (the commit's pages whose edit is one, stops or not)
+        groups.setdefault((commit_of(stop, pages), edits.get(stop)), Counter())[
+            exact.get(stop)
+        ] += 1
     kept = []
     for stop in more:
-        shared = groups[commit_of(stop, pages), tables[4].get(stop)]
+        shared = groups[commit_of(stop, pages), edits.get(stop)]
         most, count = shared.most_common(1)[0]
         if 2 * count <= sum(shared.values()) or exact.get(stop) == most:
             kept.append(stop)
