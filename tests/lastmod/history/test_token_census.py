@@ -24,17 +24,18 @@ def haddock(release: str, generator: str, *, edited: bool, own: int = -1) -> Bui
     module's name; every caption holds the release and every footer the generator's version.
     ``edited``: eight module pages also list entries of their own; ``own``: the index page that
     also gets a word of its own."""
+    caption = f'<p class="caption">{release}: Lenses, Folds and Traversals</p>'
+    footer = f'<p id="footer">Produced by Haddock version {generator}</p>'
+    titles = [f"{release}: Index {n}" for n in range(4)] + [
+        f"Control.Lens.M{n}" for n in range(4, 16)
+    ]
     pages = {}
-    for n in range(16):
-        index = n < 4
-        title = f"{release}: Index {n}" if index else f"Control.Lens.M{n}"
-        entries = OWN if edited and n >= 8 else ""
-        note = " deprecated" if n == own else ""
+    for n, title in enumerate(titles):
+        said = [f"Entries of page {n}", " deprecated" if n == own else "", "."]
+        said += [" " + OWN] if edited and n >= 8 else []
+        main = f"{caption}<h1>{title}</h1><p>{''.join(said)}</p>{footer}"
         pages[f"docs/p{n:02}.html"] = (
-            f"<html><head><title>{title}</title></head><body><main>"
-            f'<p class="caption">{release}: Lenses, Folds and Traversals</p><h1>{title}</h1>'
-            f"<p>Entries of page {n}{note}. {entries}</p>"
-            f'<p id="footer">Produced by Haddock version {generator}</p></main></body></html>\n'
+            f"<html><head><title>{title}</title></head><body><main>{main}</main></body></html>\n"
         )
     return pages
 

@@ -56,7 +56,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from functools import partial
 from typing import Final
 
@@ -279,18 +279,30 @@ def _by_tokens(
     every = [stop for stops in counted for stop in stops]
     found = token_templates(every, pages, tables[4], changed)
     more = [stop for stops in at.values() for stop in stops if stop in found]
+    # (the commit's pages whose edit is one, stops or not)
+    kept = _exact_kept(more, found, lambda stop: (commit_of(stop, pages), edits.get(stop)), exact)
+    return chosen + kept, read
+
+
+def _exact_kept(
+    chosen: list[tuple[str, int]],
+    among: Iterable[tuple[str, int]],
+    place: Callable[[tuple[str, int]], tuple[int, str | None]],
+    exact: Edits,
+) -> list[tuple[str, int]]:
+    """The stops of ``chosen`` but those whose exact edit (edits.exact_of) is not the one most
+    of the stops of ``among`` at their ``place`` (the commit, the edit) made, where most made
+    one: a page whose own repair stands beside the site-wide move."""
     groups: dict[tuple[int, str | None], Counter[str | None]] = {}
-    for stop in found:  # (the commit's pages whose edit is one, stops or not)
-        groups.setdefault((commit_of(stop, pages), edits.get(stop)), Counter())[
-            exact.get(stop)
-        ] += 1
+    for stop in among:
+        groups.setdefault(place(stop), Counter())[exact.get(stop)] += 1
     kept = []
-    for stop in more:
-        shared = groups[commit_of(stop, pages), edits.get(stop)]
+    for stop in chosen:
+        shared = groups[place(stop)]
         most, count = shared.most_common(1)[0]
         if 2 * count <= sum(shared.values()) or exact.get(stop) == most:
             kept.append(stop)
-    return chosen + kept, read
+    return kept
 
 
 def _spread_out(stops: list[tuple[str, int]]) -> list[tuple[str, int]]:
@@ -413,16 +425,7 @@ def _templates(
             or (path, end) in held
         ):
             chosen.append((path, end))
-    groups: dict[tuple[int, str | None], Counter[str | None]] = {}
-    for stop in chosen:
-        groups.setdefault(_place(*stop, pages, names)[1:], Counter())[exact.get(stop)] += 1
-    kept = []
-    for stop in chosen:
-        shared = groups[_place(*stop, pages, names)[1:]]
-        most, count = shared.most_common(1)[0]
-        if 2 * count <= sum(shared.values()) or exact.get(stop) == most:
-            kept.append(stop)
-    return kept
+    return _exact_kept(chosen, chosen, lambda stop: _place(*stop, pages, names)[1:], exact)
 
 
 def _probed(
