@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 from typing import Final
+from urllib.parse import urlsplit
 
 from sitemill.lastmod.history._targetmoves import TARGET_KINDS
 from sitemill.lastmod.history.edits import Moves, hash_edit, moves_of
@@ -70,11 +71,13 @@ def edit_sketch(moves: Moves) -> str:
 
 
 # An edit's tokens for its commit's census (edit_tokens): each as _TOKEN_DIGITS hex digits, the
-# first 4 its kind's (_kind_of; NO_KIND: a word or an order, judged among all the commit's pages),
-# the others its own. An edit of more than TOKENS_MOST tokens is kept by its kinds alone (MANY
-# before them): its tokens are counted for no page, its kinds are (a bound on a run's memory).
+# first 4 its kind's (_kind_of; NO_KIND: a word, an order, a target of the site's own), the 5th
+# BY_KIND for a move judged among the pages of its kind ("0" for a token only counted there), the
+# others its own. An edit of more than TOKENS_MOST tokens is kept by its kinds alone (MANY before
+# them): its tokens are counted for no page, its kinds are (a bound on a run's memory).
 _TOKEN_DIGITS: Final = 16
 NO_KIND: Final = "0000"
+BY_KIND: Final = "1"
 TOKENS_MOST: Final = 512
 MANY: Final = "m"
 
@@ -88,14 +91,13 @@ def edit_tokens(moves: Moves) -> str:
         "+" + _as_word(token) for token in added
     }
     if len(tokens) > TOKENS_MOST:
-        return MANY + "".join(sorted({_kind_of(token) + "0" * 12 for token in tokens}))
-    named = (_kind_of(token) + _hex(token, 6) for token in tokens)
-    return "".join(sorted(named))
+        return MANY + "".join(sorted({_kind_of(token)[:5] + "0" * 11 for token in tokens}))
+    return "".join(sorted(_kind_of(token) + _hex(token, 6)[:11] for token in tokens))
 
 
 def census_tokens(name: str) -> tuple[bool, list[str]]:
     """What an edit_tokens name holds: whether its edit was too large to count its tokens, and
-    its tokens (each its kind's 4 hex digits and its own 12)."""
+    its tokens (each its kind's 4 hex digits, whether it is judged by it, and its own 11)."""
     many = name.startswith(MANY)
     body = name[len(MANY) :] if many else name
     size = _TOKEN_DIGITS
@@ -110,14 +112,21 @@ def _as_word(token: str) -> str:
 
 def _kind_of(token: str) -> str:
     """The kind a token (with its "-" or "+") is counted among beside the commit's pages, in 4
-    hex digits: a move of another site's targets is of that site's moves (its host: a move
-    rewrites exactly the pages that link there, the Kotlin library's links re-pointed on every
-    page that holds one); any other token is of none (NO_KIND: a page's own words, targets,
-    images re-encoded and list order are judged among all the pages the commit changed)."""
-    host = token[1:].partition("\2")[0]  # ("RM" and the host moved from: targetmoves.rewrites)
-    if not host.startswith("RM") or "//" not in host:
-        return NO_KIND
-    return _hex(host, 2)
+    hex digits, and whether it is judged among them (BY_KIND): a move of another site's targets
+    is of that site (its scheme and host: a move rewrites exactly the pages that link there, the
+    Kotlin library's links re-pointed on every page that holds one), judged among the pages that
+    changed a target there, moved or not (a link retargeted there is counted as of that site,
+    and judged among all the commit's pages); any other token is of none (NO_KIND: a page's own
+    words, its own site's targets, images re-encoded, its list's order)."""
+    body = token[1:]
+    if body.startswith("RM"):
+        host, flag = body[2:].partition("\2")[0], BY_KIND
+    elif body[:1] in TARGET_KINDS:
+        parts = urlsplit(body[1:])
+        host, flag = f"{parts.scheme}://{parts.netloc}" if parts.scheme else "", "0"
+    else:
+        host, flag = "", "0"
+    return _hex(host, 2) + flag if "//" in host else NO_KIND + "0"
 
 
 def _hex(text: str, size: int) -> str:

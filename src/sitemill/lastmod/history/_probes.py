@@ -10,7 +10,13 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Final
 
-from sitemill.lastmod.history._editparts import NO_KIND, census_tokens, contains, part_names
+from sitemill.lastmod.history._editparts import (
+    BY_KIND,
+    NO_KIND,
+    census_tokens,
+    contains,
+    part_names,
+)
 from sitemill.lastmod.history._stopedits import STAMP_EDIT, Edits
 from sitemill.lastmod.history.edits import is_site_wide, reorders, rewords
 from sitemill.lastmod.history.sections import MIN_SECTION
@@ -169,7 +175,8 @@ def token_templates(
     (editparts.edit_tokens: each word, mark or move the edit took out or put in) is one at
     least MIN_SECTION of the commit's pages took out or put in alike, more than half of the
     pages it changed (``changed``, by commit) or of those whose edit took out or put in a token
-    of its kind (a target moved: of the pages that moved a target of its host): two template
+    of its kind (a move of another site's targets: of the pages that changed a target there):
+    two template
     edits on one page (a release swapped in the title and the caption beside the footer's
     generator version; the footer's year beside a library's links re-pointed, each page its
     own set) are the template's. A page with a token of its own (a word, its list's order)
@@ -193,8 +200,9 @@ def token_templates(
     def made(when: int, token: str) -> bool:
         count = counts[when, token]
         most = max(changed.get(when, 0), named[when])
+        by_kind = token[:4] != NO_KIND and token[4:5] == BY_KIND
         return count >= MIN_SECTION and (
-            2 * count > most or (token[:4] != NO_KIND and 2 * count > kinds[when, token[:4]])
+            2 * count > most or (by_kind and 2 * count > kinds[when, token[:4]])
         )
 
     return {
