@@ -2,7 +2,7 @@
 token (each word, mark or move it took out or put in) is one most of the commit's pages took out
 or put in alike, or, for a move of another site's links, most of the pages that moved that
 site's links, moves no date, while a page with one token of its own keeps the commit's date
-(history.probes.token_templates, issue 79: read92's fault 1). Shaped like Haddock's API
+(history.tokencensus.token_templates, issue 79: read92's fault 1). Shaped like Haddock's API
 reference (a release swapped in the index pages' titles and in every page's caption, the
 generator's version in every footer, most module pages edited beside it) and like Dokka's (the
 footer's year on every page, the Kotlin library's links re-pointed on the pages that hold one,

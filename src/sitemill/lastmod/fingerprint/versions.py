@@ -81,7 +81,7 @@ EARLIER_VERSIONS: Final = frozenset({11})
 # each by what moved between its ends' common start and end: history.targetmoves.rewrites); 9:
 # issue 79 (an edit whose every token is one most of its commit's pages took out or put in alike,
 # or most of those that moved another site's targets of its host, is template: two template
-# edits on one page; history.probes.token_templates, each stop's tokens this run's alone,
+# edits on one page; history.tokencensus.token_templates, each stop's tokens this run's alone,
 # stopedits.read_tokens).
 DATING_RULES: Final = 9
 HTML_SUFFIXES: Final = (".html", ".htm")

@@ -84,7 +84,7 @@ MANY: Final = "m"
 
 def edit_tokens(moves: Moves) -> str:
     """The tokens an edit (``moves``: edits.moves_of) took out and put in, for the census of
-    its commit's tokens (history.probes.token_templates): each named apart, a title's word as
+    its commit's tokens (history.tokencensus.token_templates): each named apart, a title's word as
     the word it is (a word swapped in the title and in the caption is one swap), sorted."""
     removed, added = moves
     tokens = {"-" + _as_word(token) for token in removed} | {

@@ -7,13 +7,10 @@ from a few of their pages first."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Final
 
 from sitemill.lastmod.history._editparts import (
-    BY_KIND,
-    NO_KIND,
-    census_tokens,
     contains,
     part_names,
 )
@@ -165,51 +162,30 @@ def contained_edits(
     return {stop for stop in stops if (commit_of(stop, pages), sketches.get(stop)) in held}
 
 
-def token_templates(
-    stops: list[tuple[str, int]],
-    pages: Mapping[str, Run],
-    tokens: Edits,
-    changed: Mapping[int, int],
-) -> set[tuple[str, int]]:
-    """The stops of ``stops`` (every page their commits changed, each named) whose every token
-    (editparts.edit_tokens: each word, mark or move the edit took out or put in) is one at
-    least MIN_SECTION of the commit's pages took out or put in alike, more than half of the
-    pages it changed (``changed``, by commit) or of those whose edit took out or put in a token
-    of its kind (a move of another site's targets: of the pages that changed a target there):
-    two template
-    edits on one page (a release swapped in the title and the caption beside the footer's
-    generator version; the footer's year beside a library's links re-pointed, each page its
-    own set) are the template's. A page with a token of its own (a word, its list's order)
-    keeps its edit's date; so does one whose edit is too large to count (editparts.MANY)."""
-    counts: Counter[tuple[int, str]] = Counter()
-    kinds: Counter[tuple[int, str]] = Counter()
-    named: Counter[int] = Counter()
-    held: dict[tuple[str, int], list[str]] = {}
-    for stop in stops:
-        name = tokens.get(stop)
-        when = commit_of(stop, pages)
-        named[when] += 1
-        if not name or name == STAMP_EDIT:
-            continue
-        many, found = census_tokens(name)
-        kinds.update((when, kind) for kind in {token[:4] for token in found} - {NO_KIND})
-        if not many and found:
-            counts.update((when, token) for token in found)
-            held[stop] = found
+def exact_kept(
+    chosen: list[tuple[str, int]],
+    among: Iterable[tuple[str, int]],
+    place: Callable[[tuple[str, int]], tuple[int, str | None]],
+    exact: Edits,
+) -> list[tuple[str, int]]:
+    """The stops of ``chosen`` but those whose exact edit (edits.exact_of) is not the one most
+    of the stops of ``among`` at their ``place`` (the commit, the edit) made, where most made
+    one: a page whose own repair stands beside the site-wide move."""
+    groups: dict[tuple[int, str | None], Counter[str | None]] = {}
+    for stop in among:
+        groups.setdefault(place(stop), Counter())[exact.get(stop)] += 1
+    kept = []
+    for stop in chosen:
+        shared = groups[place(stop)]
+        most, count = shared.most_common(1)[0]
+        if 2 * count <= sum(shared.values()) or exact.get(stop) == most:
+            kept.append(stop)
+    return kept
 
-    def made(when: int, token: str) -> bool:
-        count = counts[when, token]
-        most = max(changed.get(when, 0), named[when])
-        by_kind = token[:4] != NO_KIND and token[4:5] == BY_KIND
-        return count >= MIN_SECTION and (
-            2 * count > most or (by_kind and 2 * count > kinds[when, token[:4]])
-        )
 
-    return {
-        stop
-        for stop, found in held.items()
-        if all(made(commit_of(stop, pages), token) for token in found)
-    }
+def telling(edit: str | None) -> bool:
+    """Whether a stop's edit tells what a commit made on its pages (not a stamp, a reorder)."""
+    return edit is not None and edit != STAMP_EDIT and not reorders(edit)
 
 
 def section_of(path: str) -> str:

@@ -56,24 +56,25 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from functools import partial
 from typing import Final
 
 from sitemill.git.run import GitBatch
 from sitemill.lastmod.fingerprint.digest import HTML_SUFFIXES
-from sitemill.lastmod.history._editparts import census_tokens, contains, part_names
+from sitemill.lastmod.history._editparts import contains, part_names
 from sitemill.lastmod.history._probes import (
     PROBE,
     PROBE_MORE,
     commit_of,
     contained_edits,
+    exact_kept,
     probes,
     section_of,
     shared_parts,
     stops_worth_naming,
+    telling,
     template_edits,
-    token_templates,
     unclear,
 )
 from sitemill.lastmod.history._sectioncensus import (
@@ -92,6 +93,7 @@ from sitemill.lastmod.history._stopedits import (
     read_tokens,
     recall_name,
 )
+from sitemill.lastmod.history._tokencensus import by_tokens, tokens_of
 from sitemill.lastmod.history.edits import is_site_wide, reorders, rewords
 from sitemill.lastmod.history.lonestamps import LoneStamps
 from sitemill.lastmod.history.sections import MIN_SECTION
@@ -151,7 +153,7 @@ def follow_template_edits(
         chosen = _templates(named, pages, (sections, changed), tables)
         chosen, more = _by_commits(named, chosen, pages, (commits, sections, changed), name, tables)
         read += more
-        chosen, more = _by_tokens(named, chosen, pages, (commits, changed), tokens, tables)
+        chosen, more = by_tokens(named, chosen, pages, (commits, changed), tokens, tables)
         read += more
         judged = set(chosen)  # (and the others by the census of their section: sectioncensus)
         counted, more = census_templates(
@@ -242,69 +244,6 @@ def _commit_census(
     return [stop for when in full for stop in wanted[when][1]], read
 
 
-def _by_tokens(
-    named: list[tuple[str, int]],
-    chosen: list[tuple[str, int]],
-    pages: Mapping[str, Run],
-    counts: tuple[dict[int, list[tuple[str, int]]], Counter[int]],
-    tokens: Callable[[list[tuple[str, int]]], int],
-    tables: StopEdits,
-) -> tuple[list[tuple[str, int]], int]:
-    """``chosen`` and the stops of ``named`` whose edit is template by the census of their
-    commit's tokens (probes.token_templates: each token made by most of its pages, or of those
-    of its kind), and the blobs read. Counted where at least MIN_SECTION pages stop at a commit,
-    one of them not yet template, and every page the commit changed is named (``counts``:
-    _commit_changes, the pages each commit changed): the others by its census
-    (_commit_census). A census is per commit: the tokens of its pages are read again only where
-    an earlier run's state recalled their names without them (``tokens``: stopedits.read_tokens).
-    Of those whose edit is one (edits.edit_of: its moves named by the move), a page whose exact
-    moves are not the ones most of them made is its own (a repair of its own beside the move)."""
-    commits, changed = counts
-    edits, exact = tables[0], tables[1]
-    taken = set(chosen)
-    at: dict[int, list[tuple[str, int]]] = {}
-    for stop in named:
-        if stop not in taken and _telling(edits.get(stop)):
-            at.setdefault(commit_of(stop, pages), []).append(stop)
-    counted = [
-        commits[when]
-        for when, stops in sorted(at.items())
-        if len(commits.get(when, ())) >= MIN_SECTION
-        and all(stop in edits for stop in commits[when])
-        and sum(commit_of(stop, pages) == when for stop in named) >= MIN_SECTION
-    ]
-    if not counted:
-        return chosen, 0
-    read = tokens([stop for stops in counted for stop in stops])
-    every = [stop for stops in counted for stop in stops]
-    found = token_templates(every, pages, tables[4], changed)
-    more = [stop for stops in at.values() for stop in stops if stop in found]
-    # (the commit's pages whose edit is one, stops or not)
-    kept = _exact_kept(more, found, lambda stop: (commit_of(stop, pages), edits.get(stop)), exact)
-    return chosen + kept, read
-
-
-def _exact_kept(
-    chosen: list[tuple[str, int]],
-    among: Iterable[tuple[str, int]],
-    place: Callable[[tuple[str, int]], tuple[int, str | None]],
-    exact: Edits,
-) -> list[tuple[str, int]]:
-    """The stops of ``chosen`` but those whose exact edit (edits.exact_of) is not the one most
-    of the stops of ``among`` at their ``place`` (the commit, the edit) made, where most made
-    one: a page whose own repair stands beside the site-wide move."""
-    groups: dict[tuple[int, str | None], Counter[str | None]] = {}
-    for stop in among:
-        groups.setdefault(place(stop), Counter())[exact.get(stop)] += 1
-    kept = []
-    for stop in chosen:
-        shared = groups[place(stop)]
-        most, count = shared.most_common(1)[0]
-        if 2 * count <= sum(shared.values()) or exact.get(stop) == most:
-            kept.append(stop)
-    return kept
-
-
 def _spread_out(stops: list[tuple[str, int]]) -> list[tuple[str, int]]:
     """PROBE of ``stops`` (sorted by path) spread evenly over them: the pages a commit changed
     in one folder are often alike (a folder of guides whose reading it did not change beside
@@ -325,13 +264,15 @@ def _name_all(
 def _shows(stops: list[tuple[str, int]], probed: list[tuple[str, int]], tables: StopEdits) -> bool:
     """Whether at least half of the ``probed`` pages made what one of ``stops`` made: its
     edit, one of its parts (editparts.part_names), or an edit one of theirs holds or that holds
-    one of theirs (editparts.contains), of those whose edit tells (_telling: a page whose
+    one of theirs (editparts.contains), of those whose edit tells (probes.telling: a page whose
     reading the commit did not change, or changed only in its stamps, tells nothing)."""
     edits, _, parts, sketches, tokens = tables
-    made = {edit for stop in stops if _telling(edit := edits.get(stop))}
+    made = {edit for stop in stops if telling(edit := edits.get(stop))}
     shared = {part for stop in stops if edits.get(stop) in made for part in _parts(stop, parts)}
     inner = {sketches.get(stop) or "" for stop in stops if edits.get(stop) in made}
-    small = [held for stop in stops if edits.get(stop) in made and (held := _tokens(stop, tokens))]
+    small = [
+        found for stop in stops if edits.get(stop) in made and (found := tokens_of(stop, tokens))
+    ]
 
     def alike(probe: tuple[str, int]) -> bool:
         edit, sketch = edits.get(probe), sketches.get(probe) or ""
@@ -339,29 +280,15 @@ def _shows(stops: list[tuple[str, int]], probed: list[tuple[str, int]], tables: 
             edit in made
             or any(part in shared for part in _parts(probe, parts))
             or any(contains(sketch, held) or contains(held, sketch) for held in inner)
-            or any(held <= _tokens(probe, tokens) for held in small)
+            or any(held <= tokens_of(probe, tokens) for held in small)
         )
 
-    telling = [probe for probe in probed if _telling(edits.get(probe))]
-    return 2 * sum(alike(probe) for probe in telling) >= len(telling) > 0
-
-
-def _telling(edit: str | None) -> bool:
-    """Whether a stop's edit tells what a commit made on its pages (not a stamp, a reorder)."""
-    return edit is not None and edit != STAMP_EDIT and not reorders(edit)
+    told = [probe for probe in probed if telling(edits.get(probe))]
+    return 2 * sum(alike(probe) for probe in told) >= len(told) > 0
 
 
 def _parts(stop: tuple[str, int], parts: Edits) -> list[tuple[int, str]]:
     return part_names(parts.get(stop) or "")
-
-
-def _tokens(stop: tuple[str, int], tokens: Edits) -> frozenset[str]:
-    """The tokens of a stop's edit (editparts.edit_tokens), none for one too large to count."""
-    name = tokens.get(stop)
-    if not name or name == STAMP_EDIT:
-        return frozenset()
-    many, found = census_tokens(name)
-    return frozenset() if many else frozenset(found)
 
 
 def _this_round(
@@ -425,7 +352,7 @@ def _templates(
             or (path, end) in held
         ):
             chosen.append((path, end))
-    return _exact_kept(chosen, chosen, lambda stop: _place(*stop, pages, names)[1:], exact)
+    return exact_kept(chosen, chosen, lambda stop: _place(*stop, pages, names)[1:], exact)
 
 
 def _probed(
