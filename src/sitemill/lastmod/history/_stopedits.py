@@ -116,8 +116,9 @@ def read_tokens(
 ) -> int:
     """Name the tokens (editparts.edit_tokens) of the stops of ``stops`` whose names were
     recalled without them (an earlier run's state holds none: a name that long is this run's),
-    reading their versions again; return the number of blobs read."""
-    wanted = [stop for stop in stops if stop not in edits[4]]
+    reading their versions again (not of a stop git gave no versions of: it has no name);
+    return the number of blobs read."""
+    wanted = [stop for stop in stops if stop not in edits[4] and edits[0].get(stop) is not None]
     if not wanted:
         return 0
     fresh: StopEdits = ({}, {}, {}, {}, {})

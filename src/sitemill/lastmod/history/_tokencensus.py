@@ -34,9 +34,9 @@ def by_tokens(
     pages each commit changed, by commit, as stops, and their number): the others by
     templateedits' commit census. A census is per commit: the tokens of its pages are read again
     only where an earlier run's state recalled their names without them (``tokens``:
-    stopedits.read_tokens).
-    Of those whose edit is one (edits.edit_of: its moves named by the move), a page whose exact
-    moves are not the ones most of them made is its own (a repair of its own beside the move)."""
+    stopedits.read_tokens). Of those whose edit is one (edits.edit_of: its moves named by the
+    move), a page whose exact moves are not the ones most of them made is its own (a repair of
+    its own beside the move)."""
     commits, changed = counts
     edits, exact = tables[0], tables[1]
     taken = set(chosen)
@@ -73,10 +73,9 @@ def token_templates(
     least MIN_SECTION of the commit's pages took out or put in alike, more than half of the
     pages it changed (``changed``, by commit) or of those whose edit took out or put in a token
     of its kind (a move of another site's targets: of the pages that changed a target there):
-    two template
-    edits on one page (a release swapped in the title and the caption beside the footer's
-    generator version; the footer's year beside a library's links re-pointed, each page its
-    own set) are the template's. A page with a token of its own (a word, its list's order)
+    two template edits on one page (a release swapped in the title and the caption beside the
+    footer's generator version; the footer's year beside a library's links re-pointed, each
+    page its own set) are the template's. A page with a token of its own (a word, its list's order)
     keeps its edit's date; so does one whose edit is too large to count (editparts.MANY)."""
     counts: Counter[tuple[int, str]] = Counter()
     kinds: Counter[tuple[int, str]] = Counter()
