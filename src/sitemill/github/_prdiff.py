@@ -33,6 +33,7 @@ from sitemill.github.commands import (
     write_outputs,
 )
 from sitemill.github.settings import Settings
+from sitemill.jobs.asked import RunAsked
 from sitemill.jobs.features import OUTPUTS
 from sitemill.messages import redact
 from sitemill.state.download import download
@@ -66,8 +67,7 @@ def diff_pull_request(settings: Settings, env: Mapping[str, str], stdout: TextIO
             settings.config,
             settings.site_dir,
             PreviousState(where, lambda: data),
-            progress=progress,
-            outputs=OUTPUTS,
+            RunAsked(OUTPUTS, progress),
         )
     warnings = [deepened.warning] if deepened.warning else []
     warnings += tree.report.warnings

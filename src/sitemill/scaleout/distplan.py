@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Final
 from sitemill.config.model import Config
 from sitemill.entries import Entry
 from sitemill.errors import ConfigError, InventoryError
+from sitemill.jobs.asked import SITEMAPS_ALONE, RunAsked
 from sitemill.jobs.bucketsite import BucketSite
 from sitemill.rules import is_candidate
 from sitemill.scaleout._membership import not_distributable
@@ -78,7 +79,7 @@ class RunRequest:
 @dataclass(frozen=True, slots=True)
 class DistributedRun:
     """Where a distributed rebuild runs: the site, its partitioned state, the clients, and
-    the output features the front end lists (none unless listed)."""
+    what the front end ``asked`` (RunAsked: the output features it lists, none unless listed)."""
 
     config: Config
     client: S3Client
@@ -86,7 +87,12 @@ class DistributedRun:
     store: PartitionedStore
     state_bucket: str
     now: datetime = field(default_factory=lambda: datetime.now(UTC))
-    outputs: Sequence[OutputFeature] = ()
+    asked: RunAsked = SITEMAPS_ALONE
+
+    @property
+    def outputs(self) -> Sequence[OutputFeature]:
+        """The output features the front end lists."""
+        return self.asked.outputs
 
     def files(self, run: str) -> RunFiles:
         return RunFiles(self.client, self.state_bucket, self.store.prefix, run)
