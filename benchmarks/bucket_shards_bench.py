@@ -99,9 +99,8 @@ def seed(endpoint: str, pages: int) -> str:
     robots_data, robots = bucket_robots(config, client, site)
     live = head_live(client, site)
     base = store.read_manifest()
-    run = FullRun(
-        config, client, site, store, DEFAULT_THREADS, datetime.now(UTC), RunAsked(OUTPUTS)
-    )
+    now, asked = datetime.now(UTC), RunAsked(OUTPUTS)
+    run = FullRun(config, client, site, store, DEFAULT_THREADS, now, asked=asked)
     inputs = inputs_fingerprint(config, robots_data)
     report = rebuild_full(run, base, live, robots, inputs, objects=objects)
     assert report.state_written and report.result.url_count == pages, report.warnings

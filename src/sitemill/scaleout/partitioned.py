@@ -93,7 +93,7 @@ def rebuild_partitioned(
     meanwhile starts again from its manifest."""
     requests: Counter[str] = Counter()
     moment, dry_run = now or datetime.now(UTC), options.asked.dry_run
-    run = FullRun(config, client, site, store, options.threads, moment, options.asked)
+    run = FullRun(config, client, site, store, options.threads, moment, asked=options.asked)
     for attempt in range(1, _ATTEMPTS + 1):
         try:
             with counted_requests(client, requests):
@@ -126,7 +126,7 @@ def _attempt(
     if changed is not None and not run.asked.dry_run:
         try:
             fresh = _fresh_plan(store, live, inputs)
-            job = ShardJob(config, client, site, store, fresh, robots, run.outputs)
+            job = ShardJob(config, client, site, store, fresh, robots, asked=run.asked)
             if set(deleted) & (base.named() | {base.entry}):
                 raise FullRebuildNeeded("a file the sitemaps name was deleted")
             return _incremental(job, changed, base, live, inputs, run, options.max_touched)

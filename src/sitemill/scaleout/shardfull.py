@@ -6,7 +6,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Container, Iterable, Iterator, Sequence
+from collections.abc import Container, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING
 
 from sitemill.config.model import Config
 from sitemill.filenames.outputs import ROBOTS_TXT, is_recorded_child, stored_digest
-from sitemill.jobs.asked import SITEMAPS_ALONE, RunAsked
 from sitemill.jobs.bucketpass import Listing, PassOptions, pass_listing
 from sitemill.jobs.bucketremoved import ListedBefore
 from sitemill.jobs.bucketsite import BucketSite
@@ -26,6 +25,7 @@ from sitemill.scaleout._runcommit import RunCommit, commit_run
 from sitemill.scaleout._shardoutputs import found_by, keep_found
 from sitemill.scaleout._shardusers import full_users, pass_config
 from sitemill.scaleout._shardworker import KeptListing, parts_in
+from sitemill.scaleout.partitionedstore import ShardedRun
 from sitemill.scaleout.shardcommit import (
     Live,
     delete_after_commit,
@@ -52,26 +52,13 @@ if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
     from mypy_boto3_s3.type_defs import ObjectTypeDef
 
-    from sitemill.outputs import OutputFeature
-
 
 @dataclass(frozen=True, slots=True)
-class FullRun:
-    """Where a full rebuild runs, with how many threads, at what time, and what the front end
-    ``asked`` (RunAsked: its dry run, progress, output features)."""
+class FullRun(ShardedRun):
+    """A full rebuild's run (ShardedRun), with how many threads, at what time."""
 
-    config: Config
-    client: S3Client
-    site: BucketSite
-    store: PartitionedStore
     threads: int
     now: datetime
-    asked: RunAsked = SITEMAPS_ALONE
-
-    @property
-    def outputs(self) -> Sequence[OutputFeature]:
-        """The output features the front end lists."""
-        return self.asked.outputs
 
 
 def rebuild_full(
