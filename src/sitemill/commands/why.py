@@ -27,7 +27,7 @@ from sitemill.rules import LEFTOVER_HTML_SITEMAP, is_candidate, own_output
 from sitemill.safefs import Root, relative_inside
 from sitemill.sinks.folders import OverlaySink
 from sitemill.sinks.port import Sink
-from sitemill.state.pagerecord import PageRecord
+from sitemill.state.model import PageRecord
 from sitemill.state.start import Previous
 from sitemill.state.store import SinkStateStore, StateStore
 
