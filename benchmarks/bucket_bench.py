@@ -57,6 +57,7 @@ def bench_bucket(section: Any, *, quick: bool) -> None:
 
     from sitemill.aws.clients import make_s3_client
     from sitemill.config.model import load_config
+    from sitemill.jobs.asked import RunAsked
     from sitemill.jobs.bucket import BucketSite, build_bucket
     from sitemill.jobs.features import OUTPUTS
 
@@ -75,7 +76,7 @@ def bench_bucket(section: Any, *, quick: bool) -> None:
 
         def rebuild(label: str) -> tuple[Counter[str], float]:
             started = time.perf_counter()
-            report = build_bucket(config, client, site, outputs=OUTPUTS)
+            report = build_bucket(config, client, site, RunAsked(OUTPUTS))
             seconds = time.perf_counter() - started
             assert report.result.url_count == count, report.result.url_count
             counts = calls.take()

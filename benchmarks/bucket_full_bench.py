@@ -51,6 +51,7 @@ def child(endpoint: str, count: int) -> None:
     import sitemill.scaleout.shardfull as full
     from sitemill.aws.clients import make_s3_client
     from sitemill.config.model import load_config
+    from sitemill.jobs.asked import RunAsked
     from sitemill.jobs.bucketsite import BucketSite
     from sitemill.jobs.features import OUTPUTS
     from sitemill.scaleout.partitioned import RebuildOptions, rebuild_partitioned
@@ -74,7 +75,7 @@ def child(endpoint: str, count: int) -> None:
     assert store is not None
     started = time.perf_counter()
     report = rebuild_partitioned(
-        config, client, site, store, options=RebuildOptions(threads=4, outputs=OUTPUTS)
+        config, client, site, store, options=RebuildOptions(threads=4, asked=RunAsked(OUTPUTS))
     )
     print(
         json.dumps(

@@ -71,6 +71,7 @@ def _objects(pages: int) -> list[Any]:
 def seed(endpoint: str, pages: int) -> str:
     """The bucket as a full rebuild leaves it; returns the key the deploy changes."""
     from sitemill.html.facts import ORDINARY_PAGE
+    from sitemill.jobs.asked import RunAsked
     from sitemill.jobs.bucketsite import BucketSite
     from sitemill.jobs.features import OUTPUTS
     from sitemill.scaleout.partitioned import DEFAULT_THREADS
@@ -98,11 +99,10 @@ def seed(endpoint: str, pages: int) -> str:
     robots_data, robots = bucket_robots(config, client, site)
     live = head_live(client, site)
     base = store.read_manifest()
-    run = FullRun(config, client, site, store, DEFAULT_THREADS, datetime.now(UTC), OUTPUTS)
+    now, asked = datetime.now(UTC), RunAsked(OUTPUTS)
+    run = FullRun(config, client, site, store, DEFAULT_THREADS, now, asked=asked)
     inputs = inputs_fingerprint(config, robots_data)
-    report = rebuild_full(
-        run, base, live, robots, inputs, dry_run=False, progress=None, objects=objects
-    )
+    report = rebuild_full(run, base, live, robots, inputs, objects=objects)
     assert report.state_written and report.result.url_count == pages, report.warnings
     changed = _path(pages // 2 + 7, pages)
     body = b"<!doctype html><html><head><title>changed</title></head><body>new</body></html>"
@@ -112,6 +112,7 @@ def seed(endpoint: str, pages: int) -> str:
 
 def child(endpoint: str, pages: int, key: str) -> None:
     """One router run on ``key``: requests by kind, seconds, peak RSS (one JSON line)."""
+    from sitemill.jobs.asked import RunAsked
     from sitemill.jobs.bucketsite import BucketSite
     from sitemill.jobs.features import OUTPUTS
     from sitemill.scaleout.partitioned import RebuildOptions, rebuild_partitioned
@@ -124,7 +125,7 @@ def child(endpoint: str, pages: int, key: str) -> None:
     store = open_partitioned(config, client, site)
     assert store is not None
     started = time.perf_counter()
-    options = RebuildOptions(outputs=OUTPUTS)
+    options = RebuildOptions(asked=RunAsked(OUTPUTS))
     report = rebuild_partitioned(config, client, site, store, changed=[key], options=options)
     seconds = time.perf_counter() - started
     rss = _peak_rss_mb()

@@ -14,13 +14,14 @@ from pathlib import Path
 from sitemill.commands.diff import diff_tree
 from sitemill.config.model import load_config
 from sitemill.diff.model import Verdict
+from sitemill.jobs.asked import RunAsked
 from sitemill.jobs.features import OUTPUTS
 from sitemill.state.previous import previous_state
 
 
 def main(site: str, state: str, base_url: str, out: str) -> None:
     config = load_config({"base_url": base_url, "lastmod": "mtime"})
-    found = diff_tree(config, Path(site), previous_state(state), outputs=OUTPUTS).diff
+    found = diff_tree(config, Path(site), previous_state(state), RunAsked(OUTPUTS)).diff
     renamed = {item.url: item.resemblance for item in found.with_verdict(Verdict.RENAMED)}
     Path(out).write_text(json.dumps({"counts": found.counts(), "renamed": renamed}))
 

@@ -92,6 +92,7 @@ def child(endpoint: str, stage: str, arguments: list[str]) -> None:
     """One stage in this process; prints one JSON line (seconds, rows, peak RSS)."""
     from sitemill.aws.clients import make_s3_client
     from sitemill.config.model import load_config
+    from sitemill.jobs.asked import RunAsked
     from sitemill.jobs.bucketsite import BucketSite
     from sitemill.jobs.features import OUTPUTS
     from sitemill.scaleout.distplan import DistributedRun, RunRequest, plan_run
@@ -106,7 +107,7 @@ def child(endpoint: str, stage: str, arguments: list[str]) -> None:
     site = BucketSite(SITE)
     store = open_partitioned(config, client, site)
     assert store is not None
-    run = DistributedRun(config, client, site, store, STATE, outputs=OUTPUTS)
+    run = DistributedRun(config, client, site, store, STATE, asked=RunAsked(OUTPUTS))
     location = f"s3://{STATE}/{FOLDER}"
     files = run.files(RUN)
     started = time.perf_counter()

@@ -114,8 +114,9 @@ class NoSources:
 
 def run(site: Path, with_map: bool) -> None:
     from sitemill.config.model import load_config
+    from sitemill.jobs.asked import RunAsked
     from sitemill.jobs.features import OUTPUTS
-    from sitemill.jobs.tree import TreeAsked, build_tree
+    from sitemill.jobs.tree import build_tree
     from sitemill.sinks import LocalDirSink
 
     try:
@@ -127,7 +128,7 @@ def run(site: Path, with_map: bool) -> None:
     with tempfile.TemporaryDirectory() as out:
         started = time.perf_counter()
         config, sink = load_config({"base_url": BASE}), LocalDirSink(Path(out))
-        report = build_tree(config, site, sink, asked=TreeAsked(OUTPUTS))
+        report = build_tree(config, site, sink, RunAsked(OUTPUTS))
         took = time.perf_counter() - started
         text = (Path(out) / "sitemap.xml").read_text()
     if report.dates.get("source"):

@@ -19,7 +19,7 @@ from sitemill.config.model import Config, OutputFormat
 from sitemill.entries import Alternate, Entry, Image
 from sitemill.html.facts import PageFacts, language_tag
 from sitemill.listing.checks import PageChecks
-from sitemill.shards.crossshard import OtherShards
+from sitemill.shards.plan import OtherShards
 from sitemill.urls import page_url
 
 if TYPE_CHECKING:  # (images are off by default: their modules load when a run lists them)

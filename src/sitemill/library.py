@@ -3,34 +3,47 @@
 # names none, docs/architecture.md). The CLI, the Action and the Lambda pass the list; this module
 # is the front end of a program that calls `sitemill.build_from_tree` and friends, so that such a
 # caller gets `sitemap.html`, llms.txt and IndexNow's pending list when its config turns them on,
-# as the CLI does.
+# as the CLI does. What such a caller asks (progress, state_store, previous, dry_run, ...: the
+# fields of sitemill.jobs.asked.RunAsked, by name) is made one RunAsked here, as every front end's.
 
 from __future__ import annotations
 
 from functools import partial
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from sitemill.jobs import tree, urllist
+from sitemill.jobs.asked import RunAsked
 from sitemill.jobs.features import OUTPUTS, URL_LIST_OUTPUTS
-from sitemill.jobs.tree import TreeAsked
-
-# The tree's and the URL list's runs, with every output feature asked unless the caller says.
-build_from_tree: Final = partial(tree.build_tree, asked=TreeAsked(outputs=OUTPUTS))
-build_from_url_list: Final = partial(urllist.build_url_list, outputs=URL_LIST_OUTPUTS)
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
+    from mypy_boto3_s3 import S3Client
+
+    from sitemill.config.model import Config
+    from sitemill.jobs.bucketsite import BucketSite
+    from sitemill.report import Report
+    from sitemill.sinks import Sink
+
+build_from_url_list: Final = partial(urllist.build_url_list, outputs=URL_LIST_OUTPUTS)
+
+
+def build_from_tree(
+    config: Config, site_dir: Path, sink: Sink, *, output_dir: Path | None = None, **asked: Any
+) -> Report:
+    """sitemill.jobs.tree.build_tree as ``asked`` (RunAsked's fields, by name), with every
+    output feature unless it lists others."""
+    return tree.build_tree(config, site_dir, sink, asked_with_outputs(asked), output_dir=output_dir)
+
+
+def rebuild_bucket(config: Config, client: S3Client, site: BucketSite, **asked: Any) -> Report:
+    """sitemill.jobs.bucket.build_bucket as ``asked`` (RunAsked's fields, by name), with every
+    output feature unless it lists others (botocore loads here, for a bucket's run alone)."""
     from sitemill.jobs import bucket
 
-    # sitemill.jobs.bucket.build_bucket, asking every output feature by default.
-    rebuild_bucket: Final = partial(bucket.build_bucket, outputs=OUTPUTS)
+    return bucket.build_bucket(config, client, site, asked_with_outputs(asked))
 
 
-def __getattr__(name: str) -> object:
-    """``rebuild_bucket``, made on first use (botocore loads for a bucket's run alone), then
-    kept: one object however often it is asked."""
-    if name != "rebuild_bucket":
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    from sitemill.jobs import bucket
-
-    made = globals()[name] = partial(bucket.build_bucket, outputs=OUTPUTS)
-    return made
+def asked_with_outputs(asked: dict[str, Any]) -> RunAsked:
+    """RunAsked of ``asked``'s fields, with every output feature unless it names others."""
+    return RunAsked(**{"outputs": OUTPUTS, **asked})

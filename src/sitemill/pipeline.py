@@ -34,8 +34,8 @@ from sitemill.rules import (
     is_candidate,
     rule_values,
 )
-from sitemill.shards.crossshard import OtherShards
 from sitemill.shards.layout import ShardSetup
+from sitemill.shards.plan import OtherShards
 from sitemill.sinks import Sink
 from sitemill.sources.page import Page
 from sitemill.urls import page_url, site_root_path

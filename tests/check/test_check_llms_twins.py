@@ -15,8 +15,7 @@ from sitemill.check.problems import LLMS
 from sitemill.check.published import published_from
 from sitemill.commands.check import check_tree
 from sitemill.filenames.outputs import twin_url
-from sitemill.state.model import State
-from sitemill.state.pagerecord import PageRecord
+from sitemill.state.model import PageRecord, State
 
 PLAIN = "text/plain; charset=utf-8"
 MARKDOWN = "text/markdown; charset=utf-8"

@@ -11,8 +11,7 @@ from sitemill.check.changes import remember_changes
 from sitemill.check.published import PublishedPage, smallest_hashes
 from sitemill.check.served import robots_header_noindex
 from sitemill.lastmod.fingerprint.versions import FINGERPRINT_VERSION
-from sitemill.state.model import State
-from sitemill.state.pagerecord import PageRecord
+from sitemill.state.model import PageRecord, State
 
 
 @pytest.mark.parametrize(

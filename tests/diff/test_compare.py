@@ -8,7 +8,7 @@ from sitemill.diff.compare import compare_builds
 from sitemill.diff.model import Verdict, diff_to_json
 from sitemill.lastmod.fingerprint.resemblance import sketch_text
 from sitemill.lastmod.proof import Proof, Rung
-from sitemill.state.pagerecord import PageRecord
+from sitemill.state.model import PageRecord
 
 B = "https://example.org/"
 WORDS = [f"w{n}" for n in range(3_000)]

@@ -14,7 +14,7 @@ import sitemill.diff._renames
 from sitemill.diff.compare import compare_builds
 from sitemill.diff.model import Verdict
 from sitemill.lastmod.fingerprint.resemblance import sketch_text
-from sitemill.state.pagerecord import PageRecord
+from sitemill.state.model import PageRecord
 
 pytestmark = pytest.mark.heavy  # (run first: tests/conftest.py)
 

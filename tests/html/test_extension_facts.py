@@ -15,8 +15,7 @@ from sitemill.html.facts import (
     read_page_facts,
     with_images,
 )
-from sitemill.state.model import State, dump_state
-from sitemill.state.pagerecord import PageRecord
+from sitemill.state.model import PageRecord, State, dump_state
 from sitemill.state.parse import parse_state
 
 

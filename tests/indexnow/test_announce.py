@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from sitemill.indexnow._announce import announcements, below_base, kept_pending
-from sitemill.state.model import State, dump_state
-from sitemill.state.pagerecord import PageRecord
+from sitemill.state.model import PageRecord, State, dump_state
 from sitemill.state.parse import parse_state
 from sitemill.state.pending import MAX_PENDING, changes, pending_from_json
 

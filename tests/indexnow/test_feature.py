@@ -12,6 +12,7 @@ from sitemill.config.model import load_config
 from sitemill.indexnow.feature import IndexNowFeature
 from sitemill.jobs import tree
 from sitemill.jobs.afterpublish import after_publishing
+from sitemill.jobs.asked import RunAsked
 from sitemill.outputs import KeptState, LiveRun
 from sitemill.report import Report
 from sitemill.sinks import LocalDirSink
@@ -92,7 +93,7 @@ def test_a_tree_run_hands_each_listed_feature_its_state_before_saving_it(tmp_pat
     site, feature = _site(tmp_path), _Kept()
     config = load_config({"base_url": BASE}, {"SITEMILL_LASTMOD": "mtime"})
     sink = LocalDirSink(site)
-    report = tree.build_tree(config, site, sink, output_dir=site, asked=tree.TreeAsked((feature,)))
+    report = tree.build_tree(config, site, sink, RunAsked((feature,)), output_dir=site)
     kept = feature.kept
     assert kept is not None and kept.first_run and kept.public  # (beside the sitemaps)
     assert set(kept.keep.pages) == {"a.html", "b.html"}

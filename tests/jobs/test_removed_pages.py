@@ -16,8 +16,7 @@ from sitemill.jobs.removedpages import (
     remember_removed,
     removed_summary,
 )
-from sitemill.state.model import State
-from sitemill.state.pagerecord import PageRecord
+from sitemill.state.model import PageRecord, State
 from sitemill.state.removedurls import RemovedUrl
 from sitemill.urls import UrlStyle
 

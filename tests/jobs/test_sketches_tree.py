@@ -22,8 +22,7 @@ from sitemill.lastmod.fingerprint.resemblance import sketch_text
 from sitemill.lastmod.history import walk
 from sitemill.report import Report
 from sitemill.sinks import LocalDirSink
-from sitemill.state.model import dump_state
-from sitemill.state.pagerecord import PageRecord
+from sitemill.state.model import PageRecord, dump_state
 from sitemill.state.parse import parse_state
 
 BASE = "https://example.com/"

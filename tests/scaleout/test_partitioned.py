@@ -409,8 +409,6 @@ def test_a_full_rebuild_over_a_given_listing_lists_nothing_and_commits(s3: Any) 
         live,
         robots,
         inputs_fingerprint(config, robots_data),
-        dry_run=False,
-        progress=None,
         objects=objects,
     )
     assert report.state_written and report.result.url_count == len(pages)

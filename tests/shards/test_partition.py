@@ -24,8 +24,7 @@ from sitemill.shards.partition import (
 )
 from sitemill.shards.plan import Plan, child_name, shard_id
 from sitemill.sources.page import Page
-from sitemill.state.model import State
-from sitemill.state.pagerecord import PageRecord
+from sitemill.state.model import PageRecord, State
 from sitemill.state.shardstate import ShardState, dump_shard_state, parse_shard_state
 
 NOW = datetime(2026, 11, 23, 12, 0, tzinfo=UTC)

@@ -9,8 +9,7 @@ from typing import Any
 
 import pytest
 
-from sitemill.state.model import State, dump_state
-from sitemill.state.pagerecord import PageRecord
+from sitemill.state.model import PageRecord, State, dump_state
 from sitemill.state.parse import parse_state
 from sitemill.state.pending import rebase_pending
 from sitemill.state.start import base_move_warning, start_state

@@ -8,8 +8,7 @@ from tests.state.test_model import document, header, pack
 from sitemill.entries import SkipReason
 from sitemill.html.facts import PageFacts
 from sitemill.html.title import MAX_LABEL_CHARS
-from sitemill.state.model import State, dump_state
-from sitemill.state.pagerecord import PageRecord
+from sitemill.state.model import PageRecord, State, dump_state
 from sitemill.state.parse import parse_state
 
 LABELLED = PageFacts(title="Guide", description="How to & why", site_name="Docs")

@@ -19,8 +19,7 @@ from sitemill.filenames.pagenames import is_page_name
 from sitemill.html.facts import FACTS_VERSION, PageFacts
 from sitemill.lastmod.fingerprint.digest import FINGERPRINT_VERSION
 from sitemill.state import jsondecode, parse
-from sitemill.state.model import STATE_FORMAT, STATE_VERSION, State, dump_state
-from sitemill.state.pagerecord import PageRecord
+from sitemill.state.model import STATE_FORMAT, STATE_VERSION, PageRecord, State, dump_state
 from sitemill.state.parse import parse_state
 
 FACTS = [

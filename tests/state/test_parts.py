@@ -13,8 +13,7 @@ from sitemill.html.facts import PageFacts
 from sitemill.lastmod.deploys.templateedits import page_parts
 from sitemill.lastmod.fingerprint.digest import FINGERPRINT_VERSION
 from sitemill.lastmod.proof import Proof, Rung
-from sitemill.state.model import State, dump_document, dump_state, state_document
-from sitemill.state.pagerecord import PageRecord
+from sitemill.state.model import PageRecord, State, dump_document, dump_state, state_document
 from sitemill.state.parse import parse_state
 
 NOW = datetime(2026, 11, 26, tzinfo=UTC)

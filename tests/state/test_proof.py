@@ -14,8 +14,7 @@ import pytest
 from sitemill.html.facts import FACTS_VERSION
 from sitemill.lastmod.fingerprint.digest import FINGERPRINT_VERSION
 from sitemill.lastmod.proof import Proof, Rung
-from sitemill.state.model import STATE_FORMAT, STATE_VERSION, State, dump_state
-from sitemill.state.pagerecord import PageRecord
+from sitemill.state.model import STATE_FORMAT, STATE_VERSION, PageRecord, State, dump_state
 from sitemill.state.parse import parse_state
 
 SHA1, SHA256 = "3f2a9c1e07" * 4, "ab" * 32

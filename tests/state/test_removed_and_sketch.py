@@ -9,8 +9,7 @@ from typing import Any
 import pytest
 
 from sitemill.lastmod.fingerprint.resemblance import sketch_text
-from sitemill.state.model import State, dump_state
-from sitemill.state.pagerecord import PageRecord
+from sitemill.state.model import PageRecord, State, dump_state
 from sitemill.state.parse import parse_state as load_state
 from sitemill.state.removedurls import MAX_REMOVED, RemovedUrl
 

@@ -16,8 +16,8 @@ from outputlist import OUTPUTS, rebuild_bucket
 from s3util import BUCKET, moto_bucket, upload
 from sitemill.config.model import Config, load_config
 from sitemill.entries import Entry
+from sitemill.jobs.asked import RunAsked
 from sitemill.jobs.bucket import BucketSite
-from sitemill.jobs.tree import TreeAsked
 from sitemill.jobs.tree import build_tree as build_from_tree
 from sitemill.outputs import OutputRun, RecordedAsWritten
 from sitemill.report import Report, WriteResult
@@ -63,7 +63,7 @@ class _Claims(RecordedAsWritten):
 
 def build(site: Path, out: Path, outputs: tuple[Any, ...], *groups: dict[str, Any]) -> Report:
     config = load_config({"base_url": BASE_URL}, {}, {"groups": list(groups)} if groups else {})
-    return build_from_tree(config, site, LocalDirSink(out), asked=TreeAsked(outputs))
+    return build_from_tree(config, site, LocalDirSink(out), RunAsked(outputs))
 
 
 def test_a_folder_run_keeps_a_file_a_listed_feature_disowns(tmp_path: Path) -> None:

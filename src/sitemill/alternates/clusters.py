@@ -21,7 +21,7 @@ from sitemill.bounded.spool import SPOOL_IN_MEMORY, Spool
 from sitemill.entries import Alternate, Entry
 from sitemill.html.hreflang import X_DEFAULT
 
-# A page of another shard: its listed URL and declarations (sitemill.shards.crossshard).
+# A page of another shard: its listed URL and declarations (sitemill.shards.plan.OtherShards).
 Borrow = Callable[[str], "tuple[str, tuple[Alternate, ...]] | None"]
 # Versions one entry carries at most (a cluster of more is a template naming every page).
 MAX_CLUSTER: Final = 256

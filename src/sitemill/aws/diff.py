@@ -58,9 +58,8 @@ def _diff(config: Config, client: S3Client, site: BucketSite) -> BucketDiff:
     if partitioned is None:
         store = open_state_store(config, s3_client=lambda: client)
         previous = open_previous(config)
-        return diff_bucket(
-            config, client, site, state_store=store, previous=previous, outputs=OUTPUTS
-        )
+        asked = RunAsked(OUTPUTS, state_store=store, previous=previous)
+        return diff_bucket(config, client, site, asked)
     from sitemill.scaleout.partitioned import MAX_TOUCHED, too_big
 
     why = too_big(config, client, site, partitioned.read_manifest().plan, MAX_TOUCHED)

@@ -22,6 +22,7 @@ from sitemill.aws.clients import (
 from sitemill.config.model import load_config
 from sitemill.errors import ConfigError, SitemillError
 from sitemill.jobs.afterpublish import after_publishing, bucket_file_writer
+from sitemill.jobs.asked import RunAsked
 from sitemill.jobs.features import OUTPUTS
 from sitemill.report import summary_counts
 from sitemill.scaleout.distplan import DistributedRun, RunRequest, plan_run
@@ -61,7 +62,7 @@ def _setup(
             "state", "a distributed rebuild keeps a partitioned state: SITEMILL_STATE in a "
             "bucket of its own, with SITEMILL_SHARDS not off",
         )  # fmt: skip
-    return DistributedRun(config, client, site, store, store.bucket, outputs=OUTPUTS)
+    return DistributedRun(config, client, site, store, store.bucket, asked=RunAsked(OUTPUTS))
 
 
 def _timed(step: str, work: Callable[[], dict[str, Any]]) -> dict[str, Any]:

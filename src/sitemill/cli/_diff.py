@@ -58,6 +58,7 @@ def run_diff_command(args: argparse.Namespace, env: dict[str, str]) -> int:
     from sitemill.cli._progress import live_line
     from sitemill.commands.adapters import diff_exit
     from sitemill.commands.diff import diff_tree
+    from sitemill.jobs.asked import RunAsked
     from sitemill.jobs.features import OUTPUTS
 
     site_dir, out_dir, config = site_and_config(args, env)
@@ -65,7 +66,7 @@ def run_diff_command(args: argparse.Namespace, env: dict[str, str]) -> int:
     against = _against(args, config, out_dir)
     with live_line(sys.stderr, quiet=args.quiet or args.json) as line:
         progress = line if line.active else None
-        found = diff_tree(config, site_dir, against, progress=progress, outputs=OUTPUTS)
+        found = diff_tree(config, site_dir, against, RunAsked(OUTPUTS, progress))
     suggested = suggestions(found, config.base_url, args.redirects_form, args.write_redirects)
     written = None
     if args.write_redirects is not None:
@@ -145,6 +146,7 @@ def run_dry_build(args: argparse.Namespace, config: Config, site_dir: str, out_d
     from sitemill.commands.diff import preview_tree
     from sitemill.filenames.outputs import STATE_NAME
     from sitemill.jobs.afterpublish import after_publishing
+    from sitemill.jobs.asked import RunAsked
     from sitemill.jobs.features import OUTPUTS
     from sitemill.sinks import LocalDirSink
     from sitemill.state.store import open_state_store
@@ -153,7 +155,7 @@ def run_dry_build(args: argparse.Namespace, config: Config, site_dir: str, out_d
     with live_line(sys.stderr, quiet=args.quiet) as line:
         preview = preview_tree(
             config, Path(site_dir), LocalDirSink(Path(out_dir)), against,
-            progress=line if line.active else None, outputs=OUTPUTS, output_dir=Path(out_dir),
+            RunAsked(OUTPUTS, line if line.active else None), output_dir=Path(out_dir),
         )  # fmt: skip
     after_publishing(
         config, preview.report, None, outputs=OUTPUTS, dry_run=True

@@ -96,6 +96,7 @@ def _folder_page(args: argparse.Namespace, config: Config, name: str) -> PageWhy
     """The tree job run dry on SITE_DIR, the page ``name`` watched."""
     from sitemill.commands.why import explain_page
     from sitemill.filenames.outputs import STATE_NAME
+    from sitemill.jobs.asked import RunAsked
     from sitemill.jobs.features import OUTPUTS
     from sitemill.sinks import LocalDirSink
     from sitemill.state.previous import open_previous
@@ -104,7 +105,8 @@ def _folder_page(args: argparse.Namespace, config: Config, name: str) -> PageWhy
     sink = LocalDirSink(args.out)
     beside = SinkStateStore(sink, str(args.out / STATE_NAME))
     store = open_state_store(config, s3_client=s3_client) or beside
-    return explain_page(config, args.site_dir, name, sink, store, open_previous(config), OUTPUTS)
+    asked = RunAsked(OUTPUTS, state_store=store, previous=open_previous(config))
+    return explain_page(config, args.site_dir, name, sink, asked)
 
 
 def _bucket_page(
@@ -113,6 +115,7 @@ def _bucket_page(
     """The bucket job's reading and dating run dry, the page ``name`` watched."""
     from sitemill.cli._s3function import refuse_state_elsewhere
     from sitemill.commands.whybucket import explain_bucket_page
+    from sitemill.jobs.asked import RunAsked
     from sitemill.jobs.features import OUTPUTS
     from sitemill.scaleout.bucketrun import partitioned_start
     from sitemill.state.previous import open_previous
@@ -123,7 +126,5 @@ def _bucket_page(
     refuse_state_elsewhere(config, s3, site)  # (the dates the stack keeps: not where it looks)
     store = open_state_store(config, s3_client=lambda: s3)
     begun = partitioned_start(config, s3, site)
-    return explain_bucket_page(
-        config, s3, site, name, state_store=store, previous=open_previous(config), begun=begun,
-        outputs=OUTPUTS,
-    )  # fmt: skip
+    asked = RunAsked(OUTPUTS, state_store=store, previous=open_previous(config))
+    return explain_bucket_page(config, s3, site, name, asked, begun)

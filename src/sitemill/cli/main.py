@@ -109,8 +109,9 @@ def _run_build(args: argparse.Namespace, env: dict[str, str]) -> int:
     from sitemill.cli._progress import live_line
     from sitemill.cli._report import print_report
     from sitemill.jobs.afterpublish import after_publishing, folder_writer
+    from sitemill.jobs.asked import RunAsked
     from sitemill.jobs.features import OUTPUTS
-    from sitemill.jobs.tree import TreeAsked, build_tree  # (validate needs no Jinja)
+    from sitemill.jobs.tree import build_tree  # (validate needs no Jinja)
     from sitemill.sinks import LocalDirSink
     from sitemill.state.previous import open_previous
     from sitemill.state.store import open_state_store
@@ -123,16 +124,9 @@ def _run_build(args: argparse.Namespace, env: dict[str, str]) -> int:
     state_store = open_state_store(config, s3_client=s3_client)
     previous = open_previous(config)
     with live_line(sys.stderr, quiet=args.quiet) as line:
-        report = build_tree(
-            config,
-            site_dir,
-            LocalDirSink(out_dir),
-            progress=line if line.active else None,  # (none shown: the pages read in fewer chunks)
-            output_dir=out_dir,
-            state_store=state_store,
-            previous=previous,
-            asked=TreeAsked(OUTPUTS),
-        )
+        progress = line if line.active else None  # (none shown: the pages read in fewer chunks)
+        asked = RunAsked(OUTPUTS, progress, state_store=state_store, previous=previous)
+        report = build_tree(config, site_dir, LocalDirSink(out_dir), asked, output_dir=out_dir)
     after_publishing(config, report, folder_writer(LocalDirSink(out_dir)), outputs=OUTPUTS)
     if not args.quiet:
         print_report(report, str(out_dir), sys.stdout)

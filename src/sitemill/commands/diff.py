@@ -14,7 +14,6 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -24,24 +23,23 @@ from sitemill.diff.model import SiteDiff
 from sitemill.diff.suggested import Suggested, suggest
 from sitemill.errors import DiffError, StateError
 from sitemill.filenames.outputs import STATE_NAME
+from sitemill.jobs.asked import SITEMAPS_ALONE, RunAsked
 from sitemill.jobs.removedpages import diff_states
 from sitemill.jobs.siteredirects import site_redirects, stub_page
 from sitemill.redirects import RedirectForm, detect_generator, form_for
-from sitemill.report import Progress, Report
+from sitemill.report import Report
 from sitemill.safefs import Root
 from sitemill.sinks.folders import OverlaySink
 from sitemill.sinks.port import MemorySink, Sink
 from sitemill.state.model import State
 from sitemill.state.parse import parse_state
 from sitemill.state.previous import PreviousState
-from sitemill.state.start import Previous
-from sitemill.state.store import SinkStateStore, StateStore
+from sitemill.state.store import SinkStateStore
 
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
 
     from sitemill.jobs.bucket import BucketSite
-    from sitemill.outputs import OutputFeature
 
 log = logging.getLogger(__name__)
 
@@ -67,19 +65,14 @@ class TreeDiff:
 
 
 def diff_tree(
-    config: Config,
-    site_dir: Path,
-    against: PreviousState,
-    *,
-    progress: Progress | None = None,
-    outputs: Sequence[OutputFeature] = (),
+    config: Config, site_dir: Path, against: PreviousState, asked: RunAsked = SITEMAPS_ALONE
 ) -> TreeDiff:
     """The change report of the site directory against the state ``against`` names (its
-    dry build with the ``outputs`` the front end lists)."""
+    dry build as the front end ``asked``: its progress, the outputs it lists)."""
     _keeps_state(config)
     data, before = _compared(against, config.base_url)
     dry = replace(config, llms_full=False, llms_pages=False)  # (no page read again for Markdown)
-    report, written = _dry_build(dry, site_dir, MemorySink(), data, progress, outputs)
+    report, written = _dry_build(dry, site_dir, MemorySink(), data, asked)
     return _diff_of(config, site_dir, report, (before, data, written))
 
 
@@ -100,16 +93,16 @@ def preview_tree(
     site_dir: Path,
     out: Sink,
     against: PreviousState | None,
+    asked: RunAsked = SITEMAPS_ALONE,
     *,
-    progress: Progress | None = None,
-    outputs: Sequence[OutputFeature] = (),
     output_dir: Path | None = None,
 ) -> TreePreview:
     """The whole build of the site directory into ``out`` (its sitemaps as they are there)
-    from the state ``against`` names, the dry run `diff` makes: nothing is written."""
+    from the state ``against`` names, the dry run `diff` makes as ``asked``: nothing is
+    written."""
     data = None if against is None else against.read()  # (None: a first run, as the build's)
     sink = OverlaySink(out)
-    report, written = _dry_build(config, site_dir, sink, data, progress, outputs, output_dir)
+    report, written = _dry_build(config, site_dir, sink, data, asked, output_dir)
     changed = written is not None and written != data
     before = _parsed(data)
     diff = None
@@ -140,19 +133,16 @@ def _dry_build(
     site_dir: Path,
     sink: Sink,
     data: bytes | None,
-    progress: Progress | None,
-    outputs: Sequence[OutputFeature],
+    asked: RunAsked,
     output_dir: Path | None = None,
 ) -> tuple[Report, bytes | None]:
     """The ordinary build with nothing written: into ``sink``, from the state ``data`` (None:
     a first run); its report and the state it would write."""
-    from sitemill.jobs.tree import TreeAsked, build_tree  # (Jinja, the workers: here)
+    from sitemill.jobs.tree import build_tree  # (Jinja, the workers: here)
 
     kept = MemorySink({} if data is None else {STATE_NAME: data})  # (what it would write)
-    report = build_tree(
-        config, site_dir, sink, progress=progress, output_dir=output_dir,
-        state_store=SinkStateStore(kept), asked=TreeAsked(outputs, dry=True),
-    )  # fmt: skip
+    dry = replace(asked, dry_run=True, state_store=SinkStateStore(kept), previous=None)
+    report = build_tree(config, site_dir, sink, dry, output_dir=output_dir)
     return report, kept.files.get(STATE_NAME)
 
 
@@ -200,24 +190,16 @@ class BucketDiff:
 
 
 def diff_bucket(
-    config: Config,
-    client: S3Client,
-    site: BucketSite,
-    *,
-    state_store: StateStore | None = None,
-    previous: Previous | None = None,
-    outputs: Sequence[OutputFeature] = (),
+    config: Config, client: S3Client, site: BucketSite, asked: RunAsked = SITEMAPS_ALONE
 ) -> BucketDiff:
-    """The change report of ``site``'s objects against its state (``state_store``, default
-    beside the sitemaps; ``previous`` when it holds none; ``outputs``: the output features
+    """The change report of ``site``'s objects against its state (``asked``: its state store,
+    default beside the sitemaps; its previous state when that holds none; the output features
     the front end lists): nothing is written."""
     from sitemill.jobs.bucket import build_bucket  # (boto's: the Action has no S3 extra)
 
-    report = build_bucket(
-        config, client, site, dry_run=True, state_store=state_store, previous=previous,
-        outputs=outputs,
-    )  # fmt: skip
-    return BucketDiff(found_diff(report, state_store.where if state_store else None, site), report)
+    report = build_bucket(config, client, site, replace(asked, dry_run=True))
+    where = asked.state_store.where if asked.state_store else None
+    return BucketDiff(found_diff(report, where, site), report)
 
 
 def found_diff(report: Report, where: str | None, site: BucketSite) -> SiteDiff:

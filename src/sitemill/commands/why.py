@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Generic, TypeVar
 from urllib.parse import unquote, urlsplit
@@ -14,6 +13,7 @@ from sitemill.config.model import Config, LastmodMode
 from sitemill.entries import SkipReason
 from sitemill.errors import GitError, RefusedError
 from sitemill.git.run import Git, git_env
+from sitemill.jobs.asked import RunAsked
 from sitemill.jobs.tree import TreeAsked, build_tree, is_leftover
 from sitemill.jobs.treedating import PageWatch
 from sitemill.lastmod.decide import DateReason, Ladder
@@ -23,14 +23,13 @@ from sitemill.lastmod.filetimes.spread import Stamp, busiest_window
 from sitemill.lastmod.history.commits import NamedCommit, page_commits
 from sitemill.lastmod.pagedate import source_again
 from sitemill.lastmod.proof import Rung
-from sitemill.outputs import OutputFeature
 from sitemill.rules import LEFTOVER_HTML_SITEMAP, is_candidate, own_output
 from sitemill.safefs import Root, relative_inside
 from sitemill.sinks.folders import OverlaySink
 from sitemill.sinks.port import Sink
-from sitemill.state.pagerecord import PageRecord
+from sitemill.state.model import PageRecord
 from sitemill.state.start import Previous
-from sitemill.state.store import StateStore
+from sitemill.state.store import SinkStateStore, StateStore
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,21 +130,18 @@ def explain_page(
     site_dir: Path,
     name: str,
     sink: Sink,
-    store: StateStore,
-    previous: Previous | None = None,
-    outputs: Sequence[OutputFeature] = (),
+    asked: RunAsked,
 ) -> PageWhy:
-    """Run the tree job dry on ``site_dir`` (the sitemaps and state as ``sink`` and ``store``
-    hold them; nothing is written), with the ``outputs`` the front end lists, and say what it
-    decided for the page ``name`` (a site path)."""
+    """Run the tree job dry on ``site_dir`` as the front end ``asked`` (the sitemaps as
+    ``sink`` holds them, the state as its state store, else beside the sitemaps; nothing is
+    written) and say what it decided for the page ``name`` (a site path)."""
     watched = _watch_for(site_dir, name)
+    store = asked.state_store or SinkStateStore(sink)
     seen = ReadOnlyStore(store)
-    before = None if previous is None else SeenPrevious(previous)
+    before = None if asked.previous is None else SeenPrevious(asked.previous)
     watch = PageWatch(watched)
-    report = build_tree(
-        config, site_dir, OverlaySink(sink), state_store=seen, previous=before,
-        asked=TreeAsked(outputs, watch, dry=True),
-    )  # fmt: skip
+    dry = replace(asked, dry_run=True, state_store=seen, previous=before)
+    report = build_tree(config, site_dir, OverlaySink(sink), dry, tree=TreeAsked(watch))
     paths = set(watch.paths)
     if watched not in paths:
         return _missing(config, site_dir, name, watched, watch.paths)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -19,6 +18,7 @@ from sitemill.config.names import did_you_mean
 from sitemill.config.tables import group_names
 from sitemill.entries import SkipReason
 from sitemill.filenames.outputs import HTML_SITEMAP, STATE_NAME, is_own_name
+from sitemill.jobs.asked import SITEMAPS_ALONE, RunAsked
 from sitemill.jobs.bucketpass import Listing, PassOptions, pass_listing
 from sitemill.jobs.bucketsite import BucketSite
 from sitemill.lastmod.decide import DateReason
@@ -37,7 +37,6 @@ from sitemill.state.store import StateStore
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
 
-    from sitemill.outputs import OutputFeature
 
 # Objects the bucket job lists but never takes for a page: said as the rebuild would.
 _EMPTY = "an empty object (a folder marker, a placeholder or a website redirect): not a page"
@@ -86,32 +85,29 @@ def explain_bucket_page(
     client: S3Client,
     site: BucketSite,
     name: str,
-    *,
-    state_store: StateStore | None = None,
-    previous: Previous | None = None,
+    asked: RunAsked = SITEMAPS_ALONE,
     begun: tuple[Start, str] | None = None,
-    outputs: Sequence[OutputFeature] = (),
 ) -> PageWhy:
     """Run the bucket job's reading and dating dry on ``site`` (a dry-run sink: nothing is
     written, deleted or remembered) and say what it decided for the page ``name``. The state
-    is read from ``state_store`` (default: beside the sitemaps), else ``previous``; or
-    ``begun``: the start state already read (a partitioned one) and where it was read;
-    ``outputs``: the output features the front end lists."""
+    is read from the state store ``asked`` names (default: beside the sitemaps), else its
+    previous state; or ``begun``: the start state already read (a partitioned one) and where
+    it was read; the output features are those ``asked`` lists."""
     robots = None
     if config.respect_robots_txt:
         robots = read_bucket_robots(client, site.bucket, site.root)
     inventory = Inventory()
     sink = S3Sink(client, site.bucket, site.root, inventory=inventory, dry_run=True)
     if begun is None:
-        store = state_store or S3StateStore(client, site.bucket, site.root + STATE_NAME)
-        begun = _start(config, store, previous)  # (read as the job reads it; never written)
+        store = asked.state_store or S3StateStore(client, site.bucket, site.root + STATE_NAME)
+        begun = _start(config, store, asked.previous)  # (read as the job reads it; never written)
     start, where = begun
     watch = _Watch(key_names(name, site.root), config, robots)
     listing = Listing(config, list_objects(client, site.bucket, site.root), inventory)
     report, knowledge = pass_listing(
         config, client, site, sink, start, listing,
         PassOptions(robots=robots, on_page=watch.page, on_skip=watch.skip, on_dated=watch.date,
-                    outputs=outputs),
+                    outputs=asked.outputs),
     )  # fmt: skip
     path = next((key for key in watch.names if key in watch.listed), None)
     if path is None:  # (the dry run's deletion of a leftover took it out of the inventory)

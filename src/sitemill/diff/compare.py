@@ -13,7 +13,7 @@ from urllib.parse import urlsplit
 from sitemill.diff._renames import PageContent, Rename, Renames
 from sitemill.diff.model import Changed, Removed, SiteDiff, Verdict
 from sitemill.lastmod.proof import Proof, Rung
-from sitemill.state.pagerecord import PageRecord
+from sitemill.state.model import PageRecord
 
 MAX_REDIRECT_HOPS: Final = (
     5  # redirects followed from a removed URL before it counts as leading nowhere

@@ -37,6 +37,7 @@ from sitemill.github.commands import (
 )
 from sitemill.github.settings import Settings
 from sitemill.github.summary import markdown_text
+from sitemill.jobs.asked import RunAsked
 from sitemill.jobs.features import OUTPUTS
 from sitemill.messages import counted, redact, shown
 from sitemill.state.download import download
@@ -88,8 +89,7 @@ def diff_pull_request(settings: Settings, env: Mapping[str, str], stdout: TextIO
             settings.config,
             settings.site_dir,
             PreviousState(where, lambda: data),
-            progress=progress,
-            outputs=OUTPUTS,
+            RunAsked(OUTPUTS, progress),
         )
     warnings = [deepened.warning] if deepened.warning else []
     warnings += tree.report.warnings

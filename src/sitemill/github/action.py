@@ -35,6 +35,7 @@ from sitemill.github.summary import render_failure, render_indexnow_summary, ren
 from sitemill.indexnow.key import key_file_name
 from sitemill.indexnow.outcome import outcome_of
 from sitemill.jobs.afterpublish import folder_writer
+from sitemill.jobs.asked import RunAsked
 from sitemill.jobs.features import OUTPUTS
 from sitemill.jobs.tree import TreeAsked, build_tree
 from sitemill.listing.siteurl import QUESTION
@@ -180,11 +181,9 @@ def execute(
             settings.config,
             settings.site_dir,
             sink,
+            RunAsked(OUTPUTS, progress, state_store=state_store, previous=previous),
             output_dir=settings.out_dir,
-            state_store=state_store,
-            previous=previous,
-            progress=progress,
-            asked=TreeAsked(OUTPUTS, site_url_check=partial(refuse_mismatch, settings)),
+            tree=TreeAsked(site_url_check=partial(refuse_mismatch, settings)),
         )  # (refused: nothing written, announced or committed)
         announcer.after_publishing(report, folder_writer(sink))
         reports.append(report)

@@ -17,11 +17,12 @@ from sitemill.lastmod.pagedate import first_run_sources
 from sitemill.sinks import Sink
 from sitemill.sources.tree import TreeFile
 from sitemill.state.model import State
-from sitemill.state.start import Previous, start_state
+from sitemill.state.start import start_state
 from sitemill.state.store import FileStateStore, SinkStateStore, StateStore
 from sitemill.writing.childdates import ChildDates, child_dates
 
 if TYPE_CHECKING:
+    from sitemill.jobs.asked import RunAsked
     from sitemill.lastmod.sourcefiles.rung import SourceRung
 
 log = logging.getLogger(__name__)
@@ -41,8 +42,7 @@ class TreeStart:
 def start_dating(
     config: Config,
     sink: Sink,
-    store: StateStore | None,
-    previous: Previous | None,
+    asked: RunAsked,
     warnings: list[str],
     site: tuple[Path, list[TreeFile]],
 ) -> TreeStart | None:
@@ -51,8 +51,8 @@ def start_dating(
     a first run, rung 2 starts over the ``site``'s candidate files (the folder, the files)."""
     if not config.content_dates or config.lastmod is LastmodMode.NONE:
         return None
-    store = store or default_store(config, sink)
-    start = start_state(store, previous, base_url=config.base_url)
+    store = asked.state_store or default_store(config, sink)
+    start = start_state(store, asked.previous, base_url=config.base_url)
     for message in start.warnings:
         log.warning("%s", message)
         warnings.append(message)

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
-from collections.abc import Sequence
-from dataclasses import replace
 from typing import TYPE_CHECKING, Final
 
 from sitemill.check.changes import remember_changes
@@ -13,6 +11,7 @@ from sitemill.config.model import Config
 from sitemill.errors import ConflictError, SinkError
 from sitemill.filenames.outputs import STATE_NAME, content_type
 from sitemill.jobs._buckettakeover import BucketNaming
+from sitemill.jobs.asked import SITEMAPS_ALONE, RunAsked
 from sitemill.jobs.bucketpass import Listing, PassOptions, pass_listing
 from sitemill.jobs.bucketremoved import ListedBefore
 from sitemill.jobs.bucketsite import BUCKET_ENV as BUCKET_ENV
@@ -21,8 +20,8 @@ from sitemill.jobs.bucketsite import MAX_HEAD_READERS as MAX_HEAD_READERS
 from sitemill.jobs.bucketsite import PREFIX_ENV as PREFIX_ENV
 from sitemill.jobs.bucketsite import BucketSettings as BucketSettings
 from sitemill.jobs.bucketsite import BucketSite as BucketSite
-from sitemill.outputs import KeptState, OutputFeature
-from sitemill.report import Progress, Report
+from sitemill.outputs import KeptState
+from sitemill.report import Report
 from sitemill.sinks.s3 import S3Sink
 from sitemill.sources.s3 import (
     Inventory,
@@ -33,7 +32,7 @@ from sitemill.sources.s3 import (
 )
 from sitemill.state.model import State
 from sitemill.state.s3 import S3StateStore
-from sitemill.state.start import Previous, missing_state_warning, save_state, start_state
+from sitemill.state.start import missing_state_warning, save_state, start_state
 from sitemill.state.store import StateStore
 from sitemill.urlstyle import keep_style
 from sitemill.writing.takeover import take_over
@@ -48,35 +47,31 @@ STATE_ATTEMPTS: Final = 3
 GZIP_TYPE: Final = content_type(STATE_NAME)
 
 
-def build_from_bucket(
-    config: Config,
-    client: S3Client,
-    site: BucketSite,
-    sink: S3Sink,
-    inventory: Inventory,
-    *,
-    told: PassOptions,
-    state_store: StateStore | None = None,
-    previous: Previous | None = None,
-) -> Report:
-    """One pass (``told``: its progress and outputs): robots.txt and the state (a GET
-    each), the listing (one LIST per 1,000 keys) with a GET of each HTML page that is new or
-    changed since the state was written (many at a time: its head for the facts, its content
-    with content dates), then the writes, and the state last (with what the run removed:
-    report.diff, State.removed).
-    ``inventory`` must be the sink's: the listing fills it with the ETags of old outputs.
-    ``state_store`` is where the state lives (default: beside the sitemaps).
+def _rebuild_once(
+    config: Config, client: S3Client, site: BucketSite, sink: S3Sink, inventory: Inventory,
+    asked: RunAsked,
+) -> Report:  # fmt: skip
+    """One pass (``asked``: its progress, outputs, state store and previous state):
+    robots.txt and the state (a GET each), the listing (one LIST per 1,000 keys) with a GET of
+    each HTML page that is new or changed since the state was written (many at a time: its
+    head for the facts, its content with content dates), then the writes, and the state last
+    (with what the run removed: report.diff, State.removed). ``inventory`` must be the sink's: the
+    listing fills it with the ETags of old outputs. The state lives in ``asked.state_store``
+    (default: beside the sitemaps).
     """
+    state_store = asked.state_store
     root = site.root
     robots = read_bucket_robots(client, site.bucket, root) if config.respect_robots_txt else None
     store = state_store or _BesideSitemaps(client, site, sink)
-    start = start_state(store, previous, base_url=config.base_url)
+    start = start_state(store, asked.previous, base_url=config.base_url)
     for message in start.warnings:
         log.warning("%s", message)
     listing = Listing(config, list_objects(client, site.bucket, root), inventory)
     listed = ListedBefore(start, inventory.empty)  # (to tell what it removed)
     naming = BucketNaming(client, site, sink, inventory, config, start.state)
-    told = replace(told, robots=robots, named=naming, on_dated=listed.note)
+    told = PassOptions(
+        robots, asked.progress, named=naming, on_dated=listed.note, outputs=asked.outputs
+    )
     report, knowledge = pass_listing(config, client, site, sink, start, listing, told)
     listed.classify(config, client, site, knowledge.remember, report)
     config = keep_style(config, report.url_style, knowledge.remember)  # (its URLs: keep)
@@ -93,7 +88,7 @@ def build_from_bucket(
     remember_changes(start.state, knowledge.remember, first_run=start.first_run)
     again, public = state_again(client, site, state_store)
     kept = KeptState(config, start.state, knowledge.remember, start.first_run, again, public)
-    for feature in told.outputs:
+    for feature in asked.outputs:
         feature.keep(kept, report)
     if state_store is None or not sink.dry_run:  # the sink's own dry run writes nothing
         report.state_written = save_state(store, knowledge.remember, report.warnings)
@@ -138,44 +133,27 @@ class _BesideSitemaps:
 
 
 def build_bucket(
-    config: Config,
-    client: S3Client,
-    site: BucketSite,
-    *,
-    dry_run: bool = False,
-    progress: Progress | None = None,
-    state_store: StateStore | None = None,
-    previous: Previous | None = None,
-    outputs: Sequence[OutputFeature] = (),
+    config: Config, client: S3Client, site: BucketSite, asked: RunAsked = SITEMAPS_ALONE
 ) -> Report:
-    """Rebuild the sitemaps of ``site``, and the ``outputs`` beside them (sitemill.outputs;
-    none unless listed). Every write is conditional on what the listing saw; when another
-    writer changed an output meanwhile, list again and redo (its pages may be newer than
-    ours), at most STATE_ATTEMPTS times, then give up with a SinkError."""
+    """Rebuild the sitemaps of ``site``, and the outputs ``asked`` lists beside them
+    (RunAsked: none unless listed; its dry run writes nothing). Every write is conditional on
+    what the listing saw; when another writer changed an output meanwhile, list again and redo
+    (its pages may be newer than ours), at most STATE_ATTEMPTS times, then give up with a
+    SinkError."""
     earlier: list[str] = []
     requests: Counter[str] = Counter()  # every attempt's, by kind
     for attempt in range(1, STATE_ATTEMPTS + 1):
-        inventory = Inventory()
         sink = S3Sink(
             client,
             site.bucket,
             site.root,
             cache_control=site.cache_control,
-            inventory=inventory,
-            dry_run=dry_run,
+            inventory=(inventory := Inventory()),
+            dry_run=asked.dry_run,
         )
         try:
             with counted_requests(client, requests):
-                report = build_from_bucket(
-                    config,
-                    client,
-                    site,
-                    sink,
-                    inventory,
-                    told=PassOptions(None, progress, outputs=outputs),
-                    state_store=state_store,
-                    previous=previous,
-                )
+                report = _rebuild_once(config, client, site, sink, inventory, asked)
         except ConflictError as exc:
             earlier.extend(sink.written)
             if attempt == STATE_ATTEMPTS:

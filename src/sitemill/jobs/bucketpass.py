@@ -23,9 +23,8 @@ from sitemill.pipeline import SiteInputs, build_from_pages
 from sitemill.report import OnSkip, Progress, Report, WriteResult
 from sitemill.robots.rules import RobotsRules
 from sitemill.rules import is_candidate
-from sitemill.shards.crossshard import OtherShards
 from sitemill.shards.layout import ShardSetup
-from sitemill.shards.plan import Order, Plan
+from sitemill.shards.plan import Order, OtherShards, Plan
 from sitemill.sinks import Sink
 from sitemill.sources.page import Page
 from sitemill.sources.s3 import Inventory, bucket_pages, head_reader

@@ -14,8 +14,7 @@ from sitemill.diff.compare import RedirectOf, compare_builds
 from sitemill.diff.model import Removed, SiteDiff, Verdict
 from sitemill.lastmod.fingerprint.versions import FINGERPRINT_VERSION
 from sitemill.messages import shown
-from sitemill.state.model import State
-from sitemill.state.pagerecord import PageRecord
+from sitemill.state.model import PageRecord, State
 from sitemill.state.removedurls import MAX_REMOVED, RemovedUrl
 from sitemill.urls import UrlStyle, page_url
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection
 from contextlib import ExitStack
 from dataclasses import dataclass
 from functools import partial
@@ -22,16 +22,17 @@ from sitemill.jobs._treehistory import TreeReading, read_pages_and_history
 from sitemill.jobs._treerobots import tree_robots
 from sitemill.jobs._treesiteurl import generator_project, say_site_url, tree_site_urls
 from sitemill.jobs._treestart import TreeStart, start_dating, tree_child_dates
+from sitemill.jobs.asked import SITEMAPS_ALONE, RunAsked
 from sitemill.jobs.removedpages import record_removed, removed_warnings
 from sitemill.jobs.siteredirects import TreeRemoved
 from sitemill.jobs.treedating import PageWatch, TreeDating
 from sitemill.lastmod.fingerprint.digest import file_url
 from sitemill.lastmod.fingerprint.versions import MAX_FINGERPRINT_BYTES
-from sitemill.outputs import KeptState, OutputFeature, PageReading
+from sitemill.outputs import KeptState, PageReading
 from sitemill.pagefilter import reads_candidate
 from sitemill.pipeline import SiteInputs, build_from_pages
 from sitemill.progress import LISTING, Ticker
-from sitemill.report import Declared, Progress, Report
+from sitemill.report import Declared, Report
 from sitemill.rules import is_candidate, is_leftover_html_sitemap, may_be_leftover
 from sitemill.safefs import Root
 from sitemill.shards.layout import ShardSetup
@@ -40,8 +41,8 @@ from sitemill.sinks import Sink
 from sitemill.sources.tree import TreeFile, WalkSkips, walk_tree
 from sitemill.sources.treefiles import TreeFiles
 from sitemill.state.model import State
-from sitemill.state.start import Previous, missing_state_warning, save_state
-from sitemill.state.store import StateStore, state_is_public
+from sitemill.state.start import missing_state_warning, save_state
+from sitemill.state.store import state_is_public
 from sitemill.urlstyle import keep_style
 from sitemill.workers.workpool import EarlyStart
 from sitemill.writing.childdates import ChildDates
@@ -57,46 +58,43 @@ log = logging.getLogger(__name__)
 
 @dataclass(frozen=True, slots=True)
 class TreeAsked:
-    """What a front end asks of a tree run besides its sitemaps: the ``outputs`` it writes
-    beside them (sitemill.outputs; none unless listed), a ``watch`` that sees one page
-    dated (sitemill why), and a ``site_url_check`` told everything the site says of its URL
-    (its pages, the folder, its repository, the state, the sitemap it replaces: jobs.treesiteurl)
-    once every page is read, before anything is written: what it raises (the Action's refusal
-    of a base URL the site contradicts) leaves every file as it was."""
+    """What a front end asks of a tree run alone (RunAsked says the rest): a ``watch`` that
+    sees one page dated (sitemill why), and a ``site_url_check`` told everything the site says
+    of its URL (its pages, the folder, its repository, the state, the sitemap it replaces:
+    jobs.treesiteurl) once every page is read, before anything is written: what it raises (the
+    Action's refusal of a base URL the site contradicts) leaves every file as it was."""
 
-    outputs: Sequence[OutputFeature] = ()
     watch: PageWatch | None = None
-    dry: bool = False  # (why, diff: nothing is deployed, so nothing removed is warned of)
     site_url_check: Callable[[list[Declared]], None] | None = None
 
 
-_SITEMAPS_ALONE = TreeAsked()
+_NOTHING_MORE = TreeAsked()
 
 
 def build_tree(
     config: Config,
     site_dir: Path,
     sink: Sink,
+    asked: RunAsked = SITEMAPS_ALONE,
     *,
-    progress: Progress | None = None,
     output_dir: Path | None = None,
-    state_store: StateStore | None = None,
-    previous: Previous | None = None,
-    asked: TreeAsked = _SITEMAPS_ALONE,
+    tree: TreeAsked = _NOTHING_MORE,
 ) -> Report:
     """Generate the sitemaps of a site directory (a static build, a repository checkout),
-    and the output features ``asked`` lists beside them (TreeAsked). ``output_dir``, a folder
-    inside the site where the sink writes, keeps sitemill's own files there out of the pages.
-    Pages and robots.txt are read only where they resolve inside the site (``safefs``: links
-    leading outside, FIFOs, directories reached twice are one warning per reason). With
-    content dates, ``state_store`` keeps what this run saw (default: beside the sitemaps, or
-    ``config.state``); a first run may start from ``previous``."""
+    and the output features ``asked`` lists beside them (RunAsked; ``tree``: what a tree run
+    alone is asked, TreeAsked). ``output_dir``, a folder inside the site where the sink
+    writes, keeps sitemill's own files there out of the pages. Pages and robots.txt are read
+    only where they resolve inside the site (``safefs``: links leading outside, FIFOs,
+    directories reached twice are one warning per reason). With content dates, the state
+    store ``asked`` names keeps what this run saw (default: beside the sitemaps, or
+    ``config.state``); a first run may start from its ``previous``."""
     skipped, own = WalkSkips(), outputs_prefix(site_dir, output_dir)
+    progress = asked.progress
     files = _list_pages(config, site_dir, own, skipped, Ticker(progress, LISTING))
     for message in (warnings := skipped.messages()):
         log.warning("%s", message)
     robots_data, robots = tree_robots(config, site_dir, warnings)
-    dating = start_dating(config, sink, state_store, previous, warnings, (site_dir, files))
+    dating = start_dating(config, sink, asked, warnings, (site_dir, files))
     found, replaced = _find_takeover(config, sink, dating)  # (before this run replaces it)
     users = _user_sitemaps(config, sink, found, dating, (site_dir, warnings))
     remember = _remembering(config, users)
@@ -108,7 +106,7 @@ def build_tree(
             reading, warnings, known, remember, stack, progress
         )
         plan = TreeDating(mode, config.lastmod_precision, git_dates, newest, remember=remember)
-        plan.watch = asked.watch
+        plan.watch = tree.watch
         dates = tree_child_dates(config, dating, mode, (site_dir, sink), plan.run_time)
         if dating is not None:
             looked_at = (file for file in files if reads_candidate(config, robots, file.path))
@@ -124,10 +122,10 @@ def build_tree(
             style=None if dating is None else dating.known.url_style,
             expected=len(files), dates=dates, named=lambda: users,
             outputs=asked.outputs, pages=tree_reading(site_dir), known=known, keep=remember,
-            site_url_check=_with(asked.site_url_check, says),
+            site_url_check=_with(tree.site_url_check, says),
         )  # fmt: skip
         report = build_from_pages(config, plan.pages(reads.follow(files)), sink, site)
-    _take_over(config, sink, found, report, dating, (says, site_dir, asked.dry))
+    _take_over(config, sink, found, report, dating, (says, site_dir, asked.dry_run))
     if dating is not None:
         plan.remember.robots_sitemaps = users.robots_kept()
         config = keep_style(config, report.url_style, plan.remember)
@@ -235,7 +233,7 @@ def _keep_state(
     plan: TreeDating,
     report: Report,
     folders: tuple[Path, Path],
-    asked: TreeAsked,
+    asked: RunAsked,
     dates: ChildDates | None,
 ) -> None:
     """The state of the run, with the records of the output features ``asked`` lists (IndexNow's
@@ -254,7 +252,7 @@ def _keep_state(
     if not dating.first_run:  # (config: its URL style settled, keep_style)
         lookup = TreeRemoved(folders[0], config.base_url)
         diff = record_removed(config, dating.known, remember, config.url_style, lookup)
-        if not asked.dry:  # (a dry run deploys nothing: why, diff)
+        if not asked.dry_run:  # (a dry run deploys nothing: why, diff)
             messages, needs = removed_warnings(diff.removed, config.base_url, lookup.served)
             for message in messages:
                 log.warning("%s", message)

@@ -20,8 +20,7 @@ from sitemill.lastmod.pagedate import PageSeen, TreeRungs, page_date, page_time,
 from sitemill.protocol import Precision
 from sitemill.sources.page import Page
 from sitemill.sources.tree import TreeFile
-from sitemill.state.model import State
-from sitemill.state.pagerecord import PageRecord, kept_sketch
+from sitemill.state.model import PageRecord, State, kept_sketch
 
 if TYPE_CHECKING:  # (a first run's only: a later run imports neither)
     from sitemill.lastmod.declared.w3cdate import DeclaredDate

@@ -23,7 +23,7 @@ from sitemill.html.facts import PageFacts
 from sitemill.html.links import resolve_url, url_key
 from sitemill.shards.plan import Plan, shard_id
 from sitemill.sources.s3pages import key_paths
-from sitemill.state.pagerecord import PageRecord
+from sitemill.state.model import PageRecord
 from sitemill.state.partitioned import PartitionedStore
 from sitemill.state.shardstate import ShardState
 from sitemill.urls import page_url
@@ -38,7 +38,7 @@ _Known = tuple[Mapping[str, PageRecord], Mapping[str, str]]
 
 
 class PreviousMembership:
-    """The site's other shards as the last build left them (sitemill.shards.crossshard)."""
+    """The site's other shards as the last build left them (sitemill.shards.plan.OtherShards)."""
 
     def __init__(
         self, config: Config, store: PartitionedStore, plan: Callable[[], Plan | None]

@@ -9,15 +9,15 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING, NoReturn, Protocol
+from typing import TYPE_CHECKING, NoReturn
 
 from sitemill.config.model import Config
-from sitemill.config.tables import group_names
 from sitemill.errors import ConflictError
 from sitemill.filenames.outputs import ROBOTS_TXT, content_type, stored_digest
 from sitemill.jobs.bucketsite import BucketSite
 from sitemill.report import WriteResult
 from sitemill.scaleout._shardcollect import find_strays
+from sitemill.scaleout.partitionedstore import ShardedRun
 from sitemill.scaleout.shardcommit import (
     Live,
     ShardCommit,
@@ -34,26 +34,9 @@ from sitemill.writing.usersitemaps import UserSitemaps
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
 
-    from sitemill.outputs import OutputFeature
     from sitemill.shards.partition import Part, StateRef
     from sitemill.shards.plan import Plan
-    from sitemill.state.partitioned import PartitionedStore
     from sitemill.state.removedurls import RemovedUrl
-
-
-class Committer(Protocol):
-    """Where a run commits: its site, its partitioned state and the output features listed."""
-
-    @property
-    def config(self) -> Config: ...
-    @property
-    def client(self) -> S3Client: ...
-    @property
-    def site(self) -> BucketSite: ...
-    @property
-    def store(self) -> PartitionedStore: ...
-    @property
-    def outputs(self) -> Sequence[OutputFeature]: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,7 +59,7 @@ class RunCommit:
 
 
 def commit_run(
-    where: Committer,
+    where: ShardedRun,
     run: RunCommit,
     now: datetime,
     result: WriteResult,
@@ -98,8 +81,7 @@ def commit_run(
     else:
         robots = robots_update(config, client, site, entry, users.robots, base.robots)
         named = (tuple(users.index), tuple(users.found), robots.lines)
-        groups = group_names(config.groups)
-        strays = tuple(find_strays(client, site, where.store, base, now, groups))
+        strays = tuple(find_strays(where, base, now))
     digest = stored_digest(data)
     published = Publication(run.plan, run.inputs, parts, run.states, entry, digest, *named)
     if before is not None:

@@ -14,10 +14,12 @@ from typing import TYPE_CHECKING
 
 from botocore.exceptions import BotoCoreError, ClientError
 
+from sitemill.config.tables import group_names
 from sitemill.errors import SourceError
 from sitemill.filenames.groupnames import SHARD_STEM, is_group_child
 from sitemill.filenames.outputs import CHILD_NAME, read_limit
 from sitemill.jobs.bucketsite import BucketSite
+from sitemill.scaleout.partitionedstore import ShardedRun
 from sitemill.shards.manifest import DELETE_AFTER, IndexState, is_state_object, versioned_parts
 from sitemill.sources.s3 import describe_error, list_objects, read_object
 from sitemill.state.partitioned import PartitionedStore
@@ -62,18 +64,13 @@ def delete_retired(
     return deleted
 
 
-def find_strays(
-    client: S3Client,
-    site: BucketSite,
-    store: PartitionedStore,
-    base: IndexState,
-    now: datetime,
-    groups: Collection[str] = (),
-) -> list[str]:
-    """sitemill's objects that no manifest knows and that are older than DELETE_AFTER: a
-    failed run's files and states (a running run's are young); a child only when its bytes
-    prove it (``_proven_stray``). One LIST per 1,000 of the site's ``sitemap-`` keys and of
-    the shard states, one GET per child so found."""
+def find_strays(where: ShardedRun, base: IndexState, now: datetime) -> list[str]:
+    """sitemill's objects that no manifest knows and that are older than DELETE_AFTER, in
+    ``where``'s site and partitioned state: a failed run's files and states (a running run's
+    are young); a child only when its bytes prove it (``_proven_stray``). One LIST per 1,000 of
+    the site's ``sitemap-`` keys and of the shard states, one GET per child so found."""
+    client, site, store = where.client, where.site, where.store
+    groups = group_names(where.config.groups)  # (the configured groups' children are its own)
     known = base.named() | set(base.unnamed) | set(base.retired)
     found: list[str] = []
     places = ((site.bucket, site.root, "sitemap-"), (store.bucket, store.prefix, "shards/"))

@@ -10,7 +10,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection, Container, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Collection, Container, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Final
 
@@ -22,13 +22,13 @@ from sitemill.filenames.outputs import ENTRY_TXT, ENTRY_XML, stored_digest
 from sitemill.html.facts import PageFacts
 from sitemill.jobs.bucketpass import Listing, PassOptions, pass_listing
 from sitemill.jobs.bucketremoved import ListedBefore
-from sitemill.jobs.bucketsite import BucketSite
 from sitemill.protocol import MAX_BYTES_LIMIT
 from sitemill.report import Report, WriteResult
 from sitemill.robots.rules import RobotsRules
 from sitemill.rules import is_candidate
 from sitemill.scaleout._membership import names_other_pages
 from sitemill.scaleout._shardoutputs import found_by, shard_pass_config
+from sitemill.scaleout.partitionedstore import ShardedRun
 from sitemill.shards.manifest import child_version
 from sitemill.shards.partition import Part, Summary
 from sitemill.shards.plan import Plan, key_order, shard_id
@@ -36,16 +36,13 @@ from sitemill.sinks.port import MemorySink
 from sitemill.sources.page import Page
 from sitemill.sources.s3 import Inventory, bucket_pages, head_reader, listed_object
 from sitemill.state.model import State
-from sitemill.state.partitioned import PartitionedStore
 from sitemill.state.shardstate import ShardState, part_states
 from sitemill.state.start import Start
 from sitemill.urls import UrlStyle
 from sitemill.urlstyle import kept_style
 
 if TYPE_CHECKING:
-    from mypy_boto3_s3 import S3Client
-
-    from sitemill.outputs import OutputFeature
+    pass
 
 
 # A page left out for one of these stays in its shard's listing: a change elsewhere in the
@@ -87,17 +84,12 @@ class KeptListing:
 
 
 @dataclass(frozen=True, slots=True)
-class ShardJob:
-    """What every worker of one run shares (``outputs``: the output features the front end
-    lists)."""
+class ShardJob(ShardedRun):
+    """What every worker of one run shares (ShardedRun), with the plan and robots.txt's
+    rules."""
 
-    config: Config
-    client: S3Client
-    site: BucketSite
-    store: PartitionedStore
     plan: Plan
     robots: RobotsRules | None
-    outputs: Sequence[OutputFeature] = ()
 
 
 @dataclass

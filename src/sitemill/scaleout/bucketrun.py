@@ -6,14 +6,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from sitemill.config.model import Config
+from sitemill.jobs.asked import RunAsked as RunAsked
 from sitemill.jobs.bucket import build_bucket
 from sitemill.jobs.bucketsite import BucketSite
-from sitemill.report import Progress, Report
+from sitemill.report import Report
 from sitemill.scaleout.partitionedstore import open_partitioned
 from sitemill.state.previous import open_previous
 from sitemill.state.store import open_state_store
@@ -21,24 +22,8 @@ from sitemill.state.store import open_state_store
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
 
-    from sitemill.outputs import OutputFeature
     from sitemill.state.partitioned import PartitionedStore
     from sitemill.state.start import Start
-
-
-@dataclass(frozen=True, slots=True)
-class RunAsked:
-    """How a front end asks for the run: ``changed`` keys only (None: in full), sitemill's own
-    files someone ``deleted``, a ``dry_run``, whom to tell the ``progress``, ``distribute``
-    (a partitioned state's distributed rebuild, started and named), and the ``outputs`` it
-    writes beside the sitemaps (sitemill.outputs: none unless listed)."""
-
-    changed: Collection[str] | None = None
-    deleted: Collection[str] = ()
-    dry_run: bool = False
-    progress: Progress | None = None
-    distribute: Callable[[str], str] | None = None
-    outputs: Sequence[OutputFeature] = ()
 
 
 def rebuild_site(
@@ -49,29 +34,16 @@ def rebuild_site(
     partitioned: PartitionedStore | None = None,
     job: Callable[..., Report] = build_bucket,
 ) -> Report:
-    """Rebuild ``site``'s sitemaps (or run it dry) from its state: ``partitioned`` (as
-    open_partitioned opened it; None: the bucket ``job``'s one state object, where
+    """Rebuild ``site``'s sitemaps (or run it dry) as ``asked`` from its state: ``partitioned``
+    (as open_partitioned opened it; None: the bucket ``job``'s one state object, where
     ``config`` names it, else beside the sitemaps, and ``previous_state``)."""
     if partitioned is None:
-        return job(
-            config,
-            client,
-            site,
-            dry_run=asked.dry_run,
-            progress=asked.progress,
-            state_store=open_state_store(config, s3_client=lambda: client),
-            previous=open_previous(config),
-            outputs=asked.outputs,
-        )
+        store = open_state_store(config, s3_client=lambda: client)
+        asked = replace(asked, state_store=store, previous=open_previous(config))
+        return job(config, client, site, asked=asked)  # (by name: a test wraps the job)
     from sitemill.scaleout.partitioned import DEFAULT_THREADS, RebuildOptions, rebuild_partitioned
 
-    options = RebuildOptions(
-        threads=config.workers or DEFAULT_THREADS,
-        dry_run=asked.dry_run,
-        progress=asked.progress,
-        distribute=asked.distribute,
-        outputs=asked.outputs,
-    )
+    options = RebuildOptions(threads=config.workers or DEFAULT_THREADS, asked=asked)
     return rebuild_partitioned(
         config, client, site, partitioned, changed=asked.changed, deleted=asked.deleted,
         options=options,

@@ -17,10 +17,10 @@ from typing import TYPE_CHECKING, Any, Final
 from sitemill.config.model import Config
 from sitemill.entries import Entry
 from sitemill.errors import ConfigError, InventoryError
-from sitemill.jobs.bucketsite import BucketSite
 from sitemill.rules import is_candidate
 from sitemill.scaleout._membership import not_distributable
 from sitemill.scaleout._shardusers import full_users, users_to_json
+from sitemill.scaleout.partitionedstore import ShardedRun
 from sitemill.scaleout.runfiles import Item, RunFiles, item_to_json
 from sitemill.scaleout.shardcommit import head_live
 from sitemill.scaleout.shardinputs import bucket_robots, inputs_fingerprint
@@ -30,13 +30,10 @@ from sitemill.shards.layout import weight
 from sitemill.shards.plan import Order, Plan
 from sitemill.sources.page import Page
 from sitemill.sources.s3 import Inventory, bucket_pages, list_objects
-from sitemill.state.partitioned import PartitionedStore
 from sitemill.urls import UrlStyle, page_url
 
 if TYPE_CHECKING:
-    from mypy_boto3_s3 import S3Client
-
-    from sitemill.outputs import OutputFeature
+    pass
 
 log = logging.getLogger(__name__)
 
@@ -76,17 +73,12 @@ class RunRequest:
 
 
 @dataclass(frozen=True, slots=True)
-class DistributedRun:
-    """Where a distributed rebuild runs: the site, its partitioned state, the clients, and
-    the output features the front end lists (none unless listed)."""
+class DistributedRun(ShardedRun):
+    """A distributed rebuild's run (ShardedRun: the site, its partitioned state, the client,
+    what the front end asked), with the bucket its run files go to, at what time."""
 
-    config: Config
-    client: S3Client
-    site: BucketSite
-    store: PartitionedStore
     state_bucket: str
     now: datetime = field(default_factory=lambda: datetime.now(UTC))
-    outputs: Sequence[OutputFeature] = ()
 
     def files(self, run: str) -> RunFiles:
         return RunFiles(self.client, self.state_bucket, self.store.prefix, run)

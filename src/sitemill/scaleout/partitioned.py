@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Collection
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -27,8 +27,9 @@ from sitemill.errors import (
     SinkError,
 )
 from sitemill.filenames.outputs import ENTRY_TXT, ENTRY_XML, ROBOTS_TXT
+from sitemill.jobs.asked import SITEMAPS_ALONE, RunAsked
 from sitemill.jobs.bucketsite import BucketSite
-from sitemill.report import Progress, Report, WriteResult
+from sitemill.report import Report, WriteResult
 from sitemill.rules import is_page_candidate
 from sitemill.scaleout._membership import not_distributable
 from sitemill.scaleout._shardoutputs import keep_found, merge_outputs, whole_site
@@ -47,8 +48,6 @@ from sitemill.state.partitioned import PartitionedStore
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
 
-    from sitemill.outputs import OutputFeature
-
 log = logging.getLogger(__name__)
 
 # The router renders up to this many touched shards itself (docs/s3-lambda.md, Sharded buckets).
@@ -61,19 +60,15 @@ _ATTEMPTS: Final = 3
 @dataclass(frozen=True, slots=True)
 class RebuildOptions:
     """How a partitioned rebuild runs: ``threads`` shards listed (or rendered) at a time, up to
-    ``max_touched`` shards rendered by the router itself, a ``dry_run`` that writes nothing,
-    whom to tell the ``progress``, the ``outputs`` (the output features the front end lists:
-    none unless listed); ``distribute`` starts a distributed full rebuild and names
-    it, for a site of more than ``max_touched`` shards, or with no plan yet more than that many
-    shards' worth of pages (sitemill.scaleout.partitioned; the report then says so and why, and
-    nothing else is done)."""
+    ``max_touched`` shards rendered by the router itself, and what the front end ``asked``
+    (RunAsked: its dry run, progress and outputs; its ``distribute`` starts a distributed full
+    rebuild and names it, for a site of more than ``max_touched`` shards, or with no plan yet
+    more than that many shards' worth of pages: the report then says so and why, and nothing
+    else is done)."""
 
     threads: int = DEFAULT_THREADS
     max_touched: int = MAX_TOUCHED
-    dry_run: bool = False
-    progress: Progress | None = None
-    distribute: Callable[[str], str] | None = None
-    outputs: Sequence[OutputFeature] = ()
+    asked: RunAsked = SITEMAPS_ALONE
 
 
 _DEFAULTS: Final = RebuildOptions()
@@ -97,8 +92,8 @@ def rebuild_partitioned(
     ``options``: how it runs (RebuildOptions). A run that finds another run committed
     meanwhile starts again from its manifest."""
     requests: Counter[str] = Counter()
-    moment, dry_run = now or datetime.now(UTC), options.dry_run
-    run = FullRun(config, client, site, store, options.threads, moment, options.outputs)
+    moment, dry_run = now or datetime.now(UTC), options.asked.dry_run
+    run = FullRun(config, client, site, store, options.threads, moment, asked=options.asked)
     for attempt in range(1, _ATTEMPTS + 1):
         try:
             with counted_requests(client, requests):
@@ -110,7 +105,7 @@ def rebuild_partitioned(
             log.warning("%s; reading the state again and redoing the rebuild", exc)
             continue
         if not dry_run and report.execution is None:  # (committed: llms.txt from its states)
-            merge_outputs(config, client, site, store, report, options.outputs)
+            merge_outputs(config, client, site, store, report, run.outputs)
         report.requests = requests
         report.warnings.extend(store.warnings)
         return report
@@ -128,19 +123,19 @@ def _attempt(
     base = store.read_manifest()
     store.say_move()
     live = lives.get(base.entry) or next(iter(lives.values()))
-    if changed is not None and not options.dry_run:
+    if changed is not None and not run.asked.dry_run:
         try:
             fresh = _fresh_plan(store, live, inputs)
-            job = ShardJob(config, client, site, store, fresh, robots, run.outputs)
+            job = ShardJob(config, client, site, store, fresh, robots, asked=run.asked)
             if set(deleted) & (base.named() | {base.entry}):
                 raise FullRebuildNeeded("a file the sitemaps name was deleted")
             return _incremental(job, changed, base, live, inputs, run, options.max_touched)
         except FullRebuildNeeded as exc:
             log.info("a full rebuild: %s", exc)
-    plan, distribute = base.plan, options.distribute
+    plan, distribute = base.plan, run.asked.distribute
     if (
         distribute is not None
-        and not options.dry_run
+        and not run.asked.dry_run
         and not_distributable(config, run.outputs) is None
     ):
         # In this function when the site fits it (a small site's first rebuild answers with
@@ -151,8 +146,7 @@ def _attempt(
             started.execution = distribute(why)
             log.info("a distributed rebuild (%s): %s", why, started.execution)
             return started
-    dry_run, progress = options.dry_run, options.progress
-    return rebuild_full(run, base, live, robots, inputs, dry_run=dry_run, progress=progress)
+    return rebuild_full(run, base, live, robots, inputs)
 
 
 def _entry_names(config: Config) -> tuple[str, ...]:

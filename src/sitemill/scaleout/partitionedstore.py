@@ -1,4 +1,5 @@
-"""The partitioned state a configuration names for a bucket site, opened (or None)."""
+"""The partitioned state a configuration names for a bucket site, opened (or None), and a run
+over it (ShardedRun)."""
 # Apart from sitemill.scaleout.partitioned's rebuild: the router opens it to read what sitemill
 # last published (sitemill.aws._overwritten) without importing the rebuild; a run over a bucket
 # whose state is one object learns so (partitioned_prefix) without importing the manifest and the
@@ -6,16 +7,38 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Final
 
 from sitemill.config.model import Config, ShardsMode
+from sitemill.jobs.asked import SITEMAPS_ALONE, RunAsked
 from sitemill.jobs.bucketsite import BucketSite
 from sitemill.state.s3 import parse_s3_location
 
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
 
+    from sitemill.outputs import OutputFeature
     from sitemill.state.partitioned import PartitionedStore
+
+
+@dataclass(frozen=True, slots=True)
+class ShardedRun:
+    """Where a run over a partitioned state runs (the router's shards, a full sharded rebuild,
+    a distributed rebuild: each adds what it needs) and what its front end ``asked`` (RunAsked:
+    its dry run, progress, output features); what a commit needs (scaleout._runcommit)."""
+
+    config: Config
+    client: S3Client
+    site: BucketSite
+    store: PartitionedStore
+    asked: RunAsked = field(default=SITEMAPS_ALONE, kw_only=True)
+
+    @property
+    def outputs(self) -> Sequence[OutputFeature]:
+        """The output features the front end lists."""
+        return self.asked.outputs
 
 
 def open_partitioned(config: Config, client: S3Client, site: BucketSite) -> PartitionedStore | None:

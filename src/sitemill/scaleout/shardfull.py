@@ -6,7 +6,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Container, Iterable, Iterator, Sequence
+from collections.abc import Container, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -19,12 +19,13 @@ from sitemill.jobs.bucketpass import Listing, PassOptions, pass_listing
 from sitemill.jobs.bucketremoved import ListedBefore
 from sitemill.jobs.bucketsite import BucketSite
 from sitemill.lastmod.fingerprint.digest import FINGERPRINT_VERSION
-from sitemill.report import Progress, Report, WriteResult
+from sitemill.report import Report, WriteResult
 from sitemill.robots.rules import RobotsRules
 from sitemill.scaleout._runcommit import RunCommit, commit_run
 from sitemill.scaleout._shardoutputs import found_by, keep_found
 from sitemill.scaleout._shardusers import full_users, pass_config
 from sitemill.scaleout._shardworker import KeptListing, parts_in
+from sitemill.scaleout.partitionedstore import ShardedRun
 from sitemill.scaleout.shardcommit import (
     Live,
     delete_after_commit,
@@ -51,21 +52,13 @@ if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
     from mypy_boto3_s3.type_defs import ObjectTypeDef
 
-    from sitemill.outputs import OutputFeature
-
 
 @dataclass(frozen=True, slots=True)
-class FullRun:
-    """Where a full rebuild runs, with how many threads, at what time, and the output
-    features the front end lists."""
+class FullRun(ShardedRun):
+    """A full rebuild's run (ShardedRun), with how many threads, at what time."""
 
-    config: Config
-    client: S3Client
-    site: BucketSite
-    store: PartitionedStore
     threads: int
     now: datetime
-    outputs: Sequence[OutputFeature] = ()
 
 
 def rebuild_full(
@@ -75,15 +68,14 @@ def rebuild_full(
     robots: RobotsRules | None,
     inputs: str,
     *,
-    dry_run: bool,
-    progress: Progress | None,
     objects: Iterable[ObjectTypeDef] | None = None,
 ) -> Report:
     """The whole listing through one pass (exact across shards), committed over the manifest
     ``base`` (sitemill.scaleout.shardcommit): a ConflictError when another run committed since.
     ``objects``: the bucket's listing in key order, when the caller has it (a benchmark's, of
     pages it never uploaded; the bucket's own files among them); None: listed here."""
-    config, site = run.config, run.site
+    config, site, asked = run.config, run.site, run.asked
+    dry_run = asked.dry_run
     users = full_users(config, run.client, site, base, live)
     start, previous = merged_start(run.store, base.plan, run.threads)
     start.state.removed = start.state.removed or dict(run.store.removed)  # (kept: removedpages)
@@ -96,8 +88,8 @@ def rebuild_full(
     report, knowledge = pass_listing(
         pass_config(config, users.index, run.outputs), run.client, site, staged, start,
         Listing(config, listed_objects, inventory), PassOptions(robots=robots,
-        progress=progress, plan=base.plan, on_page=listed.append, on_skip=listing, raw_keys=True,
-        on_dated=before.note, outputs=run.outputs, live=reader),
+        progress=asked.progress, plan=base.plan, on_page=listed.append, on_skip=listing,
+        raw_keys=True, on_dated=before.note, outputs=run.outputs, live=reader),
     )  # fmt: skip
     before.classify(config, run.client, site, knowledge.remember, report)  # (what it removed)
     config = keep_style(config, report.url_style, knowledge.remember)  # (its URLs: found)

@@ -3,5 +3,5 @@
 # front renames nothing.
 #
 # Pure: no I/O. It stands below the writer and the pipeline, which lay entries out by it and ask
-# what other shards hold (others), so it is not inside the scale-out wing (sitemill.scaleout), which
-# runs the plan: the writer would then import a folder above it.
+# what other shards hold (plan.OtherShards), so it is not inside the scale-out wing
+# (sitemill.scaleout), which runs the plan: the writer would then import a folder above it.

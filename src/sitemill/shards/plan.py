@@ -1,4 +1,5 @@
-"""A shard plan: ordered boundaries over the source's sort order, each shard with a stable id."""
+"""A shard plan: ordered boundaries over the source's sort order, each shard with a stable id;
+what a shard rendered apart may ask of the others (OtherShards)."""
 # Shard *i* holds the keys with ``afters[i] < key <= afters[i + 1]`` (the convention of
 # ``ListObjectsV2(StartAfter=...)``); ``afters[0]`` is ``""`` and the last shard is open-ended. A
 # boundary is a key that was listed when the cut was made; it stays valid when that key is deleted.
@@ -15,7 +16,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 from itertools import pairwise
-from typing import Final
+from typing import TYPE_CHECKING, Final, Protocol
+
+if TYPE_CHECKING:
+    from sitemill.entries import Alternate
 
 # Cut after DEFAULT_SHARD_FILL URLs (sitemill.protocol), or 80 % of max_bytes (docs/output.md).
 BYTE_FILL_SHARE: Final = 0.8
@@ -108,3 +112,23 @@ def plan_problem(afters: tuple[str, ...], order: Order) -> str | None:
     if len(set(map(shard_id, afters))) != len(afters):
         return "two boundaries of a plan share an id"
     return None
+
+
+class OtherShards(Protocol):
+    """What a shard rendered apart may ask of the site's other shards, by URL key
+    (sitemill.html.links.url_key): asked of them as the last build left them, one build
+    behind (docs/distributed.md, What it does not do)."""
+
+    def lists(self, key: str) -> bool:
+        """Whether another shard lists the page with this key."""
+        ...
+
+    def page(self, key: str) -> tuple[str, tuple[Alternate, ...]] | None:
+        """The URL another shard lists for this key and the alternates its page declares
+        (as (hreflang, URL key)), or None."""
+        ...
+
+    def redirect(self, key: str) -> tuple[str, str] | None:
+        """The URL of a redirect stub with this key in another shard and the URL it leads
+        to, or None."""
+        ...

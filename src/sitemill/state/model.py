@@ -31,13 +31,18 @@ from sitemill.filenames.outputs import is_users_file_name
 from sitemill.html.facts import FACTS_VERSION, PageFacts
 from sitemill.lastmod.fingerprint.versions import EARLIER_VERSIONS, FINGERPRINT_VERSION
 from sitemill.lastmod.history.seenrecord import SeenHistory, seen_to_json
-from sitemill.lastmod.proof import proof_commits
+from sitemill.lastmod.proof import Proof, proof_commits, proof_to_json
 from sitemill.protocol import MAX_URL_LENGTH
 from sitemill.shards.evolve import plan_to_json
 from sitemill.shards.plan import Plan
-from sitemill.state._facts import VERDICTS, Unlisted, unlisted_to_json, without_titles
+from sitemill.state._facts import (
+    VERDICTS,
+    Unlisted,
+    facts_to_json,
+    unlisted_to_json,
+    without_titles,
+)
 from sitemill.state.llmsfiles import llms_to_json
-from sitemill.state.pagerecord import PageRecord, record_values
 from sitemill.state.removedurls import RemovedUrl, removed_to_json
 from sitemill.urlstyle import StyleDecision, keep_decision
 
@@ -48,6 +53,52 @@ _GZIP_LEVEL: Final = 6
 # index, plus indexes and staging copies): a list longer than this is not one it wrote.
 MAX_BLOBS: Final = 500_000  # blob fingerprints a state holds at most (about 40 MB)
 MAX_OUTPUTS: Final = 200_000
+
+
+@dataclass(frozen=True, slots=True)
+class PageRecord:
+    """What one run learnt about one page: the version of its bytes (an S3 ETag), its head
+    facts (None: not remembered), its content fingerprint, the lastmod it was given and that
+    date's root evidence (``proof``; None: no date, or a state that recorded none); with
+    content dates, what names its next edit in a bucket (``parts``: lastmod.deploys), and
+    how nearly another page holds its text (``sketch``: lastmod.fingerprint.resemblance)."""
+
+    version: str | None
+    facts: PageFacts | None = None
+    fingerprint: str | None = None
+    lastmod: str | None = None
+    proof: Proof | None = None
+    parts: str | None = None
+    sketch: str | None = None
+
+
+def record_values(record: PageRecord, numbers: Mapping[str, int]) -> dict[str, Any]:
+    """A page's record as the state writes it (``numbers``: each commit's place in the
+    state's list of commits, which an evidence names)."""
+    values: dict[str, Any] = {}
+    if record.version is not None:
+        values["etag"] = record.version
+    if record.facts is not None:
+        values["facts"] = facts_to_json(record.facts)
+    if record.fingerprint is not None:
+        values["fingerprint"] = record.fingerprint
+    if record.parts is not None:
+        values["parts"] = record.parts
+    if record.sketch is not None:
+        values["sketch"] = record.sketch
+    if record.lastmod is not None:
+        values["lastmod"] = record.lastmod
+        if record.proof is not None:  # (a proof of no date says nothing)
+            values["evidence"] = proof_to_json(record.proof, numbers)
+    return values
+
+
+def kept_sketch(record: PageRecord | None, fingerprint: str | None) -> str | None:
+    """The sketch ``record`` keeps when its fingerprint is ``fingerprint``: the same content,
+    not read again (a record of an earlier sitemill keeps none: the page gets one when read)."""
+    if record is None or fingerprint is None or record.fingerprint != fingerprint:
+        return None
+    return record.sketch
 
 
 @dataclass

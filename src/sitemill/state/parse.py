@@ -38,10 +38,10 @@ from sitemill.state.model import (
     MAX_OUTPUTS,
     STATE_FORMAT,
     STATE_VERSION,
+    PageRecord,
     State,
     user_sitemaps_from_json,
 )
-from sitemill.state.pagerecord import PageRecord
 from sitemill.state.pending import changes_from_json, pending_from_json
 from sitemill.state.removedurls import removed_from_json
 from sitemill.urlstyle import StyleDecision

@@ -24,8 +24,7 @@ from sitemill.lastmod.pagedate import PageSeen, page_date, same_bytes
 from sitemill.protocol import Precision
 from sitemill.sources.page import Page
 from sitemill.state._facts import lacks_titles, without_titles
-from sitemill.state.model import State
-from sitemill.state.pagerecord import PageRecord, kept_sketch
+from sitemill.state.model import PageRecord, State, kept_sketch
 from sitemill.workers.threadpool import generator_pool
 
 if TYPE_CHECKING:  # (a first run's only)
