@@ -90,6 +90,21 @@ def test_a_ctrl_c_that_reaches_git_first_is_an_interruption(site: Path, tmp_path
         assert left == []
 
 
+def test_a_sigterm_that_reaches_git_first_is_the_termination(site: Path, tmp_path: Path) -> None:
+    """The order a cancelled job's SIGTERM to the group may take: git ends of it before
+    sitemill has raised its own. That is the run's termination (by SIGTERM, its one line), not
+    "git log failed: ended by SIGTERM" (exit 1) nor a warning of git's."""
+    with build(site, tmp_path) as run:
+        run.under_way()
+        os.kill(int(run.logged.read_text()), signal.SIGTERM)  # (git alone)
+        assert run.process.wait() == -signal.SIGTERM, run.said()
+        left = run.marked()
+        assert run.said().splitlines() == [
+            "sitemill: terminated; nothing half-written was published"
+        ]
+        assert left == []
+
+
 def test_sigterm_to_sitemill_alone_ends_its_git_and_helpers(site: Path, tmp_path: Path) -> None:
     """`kill PID` (or `timeout`): sitemill alone gets SIGTERM, its git log, fork server and
     resource tracker none; they end with it, before its exit."""

@@ -58,7 +58,9 @@ class _Terminated(KeyboardInterrupt):
 @contextmanager
 def terminated_as_interrupt() -> Iterator[None]:
     """SIGTERM raises a KeyboardInterrupt of its own in the main thread while the block runs
-    (exit_interrupted tells it apart), unless this process was started with it ignored."""
+    (exit_interrupted tells it apart), and so does a git it ended first in any thread
+    (git.run.terminated_as), unless this process was started with it ignored."""
+    from sitemill.git.run import terminated_as
 
     def terminate(_signum: int, _frame: FrameType | None) -> None:
         raise _Terminated
@@ -68,7 +70,8 @@ def terminated_as_interrupt() -> Iterator[None]:
         return
     old = signal.signal(signal.SIGTERM, terminate)
     try:
-        yield
+        with terminated_as(_Terminated):
+            yield
     finally:
         signal.signal(signal.SIGTERM, old)
 
