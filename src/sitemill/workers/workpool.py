@@ -224,7 +224,12 @@ def start_fork_server() -> None:
         if _context().get_start_method() == "forkserver":
             from multiprocessing import forkserver, resource_tracker
 
-            resource_tracker.ensure_running()  # (first: starting, it unblocks SIGINT here)
+            # Each start with Ctrl-C held: one answered half-way (the tracker's start unblocks
+            # SIGINT and SIGTERM as it ends, before it notes the process) left a tracker that
+            # stop_workers_now could not know, nor wait for. Two blocks: the tracker's unblocks
+            # SIGINT, which must be blocked again while the fork server is born.
+            with interrupts_held():
+                resource_tracker.ensure_running()
             with interrupts_held():
                 forkserver.ensure_running()
             _stop_at_exit()
