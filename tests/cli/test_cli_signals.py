@@ -17,7 +17,7 @@ import pytest
 from clirun import SITEMILL
 from conftest import BASE_URL
 from gitutil import commit, make_repo
-from signalrun import Run, started
+from signalrun import GIT_WRAPPER, STUBBORN_GIT_WRAPPER, Run, started
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="/proc and a fork server")
 
@@ -42,11 +42,13 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return site
 
 
-def build(site: Path, tmp_path: Path) -> contextlib.AbstractContextManager[Run]:
-    """`sitemill build` of ``site`` in a process group of its own, its git the wrapper."""
+def build(
+    site: Path, tmp_path: Path, wrapper: str = GIT_WRAPPER
+) -> contextlib.AbstractContextManager[Run]:
+    """`sitemill build` of ``site`` in a process group of its own, its git the ``wrapper``."""
     env = {name: value for name, value in os.environ.items() if not name.startswith("SITEMILL_")}
     argv = [SITEMILL, "build", str(site), "--base-url", BASE_URL, "--out", str(tmp_path / "o")]
-    return started(argv, tmp_path, env)
+    return started(argv, tmp_path, env, wrapper=wrapper)
 
 
 @pytest.mark.parametrize(
@@ -109,6 +111,20 @@ def test_sigterm_to_sitemill_alone_ends_its_git_and_helpers(site: Path, tmp_path
     """`kill PID` (or `timeout`): sitemill alone gets SIGTERM, its git log, fork server and
     resource tracker none; they end with it, before its exit."""
     with build(site, tmp_path) as run:
+        run.under_way()
+        os.kill(run.process.pid, signal.SIGTERM)
+        assert run.process.wait() == -signal.SIGTERM, run.said()
+        left = run.marked()
+        assert run.said().splitlines() == [
+            "sitemill: terminated; nothing half-written was published"
+        ]
+        assert left == []
+
+
+def test_a_git_that_ignores_sigterm_is_killed_and_waited_for(site: Path, tmp_path: Path) -> None:
+    """sitemill ends its git commands as it exits, and waits for each: one that SIGTERM does
+    not end (nor one that has not yet ended of it: under load) outlives the run no more."""
+    with build(site, tmp_path, STUBBORN_GIT_WRAPPER) as run:
         run.under_way()
         os.kill(run.process.pid, signal.SIGTERM)
         assert run.process.wait() == -signal.SIGTERM, run.said()

@@ -35,6 +35,9 @@ Describe = Callable[[bytes, bytes, int], str]
 # a few page versions ahead while they are read, and the two processes switch far less often
 # than through 64 KiB (5,000 old versions of 200 KB: 1.85 -> 1.53 s of CPU for both sides).
 PIPE_BYTES = 1 << 20
+# Seconds an interrupted run gives each git to end on SIGTERM (its lock files removed) before
+# SIGKILL (end_running): git takes milliseconds; one that ignores SIGTERM would outlive the run.
+ENDING_GRACE = 5.0
 _RUNNING: set[subprocess.Popen[bytes]] = set()  # the commands under way (end_running)
 # Held while a command starts and while end_running ends those under way: a thread that asks
 # for a git once the run is ending (its signal reached the group before this git existed) is
@@ -276,13 +279,22 @@ def _start(command: list[str], env: Mapping[str, str], **pipes: Any) -> subproce
 
 def end_running() -> None:
     """End every git command under way (a thread may be reading one) and start no other: the
-    run is interrupted and exits without waiting for them, and leaves no git process behind."""
+    run is interrupted and exits without waiting for the threads, and leaves no git process
+    behind. Each is waited for: a git that got the signal as this process did, or SIGTERM
+    here, may not have ended yet when the run exits (under load: seen in /proc after it); one
+    still running ENDING_GRACE seconds after SIGTERM (it ignores it) is killed."""
     with _STARTING:
         _ENDING.set()
         running = list(_RUNNING)
     for process in running:
         with contextlib.suppress(OSError):
             process.terminate()
+    for process in running:
+        try:
+            process.wait(ENDING_GRACE)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
 
 
 def resume_running() -> None:
