@@ -84,7 +84,7 @@ def exit_interrupted(interruption: KeyboardInterrupt) -> int:
     after ending the git commands, the workers, the fork server and the resource tracker,
     which the exit hooks skipped so would leave behind (workers.workpool.stop_workers_now)."""
     from sitemill.git.run import end_running, resume_running
-    from sitemill.workers.workpool import stop_workers_now
+    from sitemill.workers.workpool import resume_workers, stop_workers_now
 
     for number in (signal.SIGINT, signal.SIGTERM):  # (a second one: no traceback now)
         signal.signal(number, signal.SIG_IGN)
@@ -104,6 +104,7 @@ def exit_interrupted(interruption: KeyboardInterrupt) -> int:
     signal.signal(signal.SIGINT, signal.default_int_handler)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     resume_running()  # (the process goes on: its caller's next run may start git again)
+    resume_workers()
     return 130
 
 
