@@ -29,6 +29,11 @@ for arg in "$@"; do
 done
 exec "$REAL_GIT" "$@"
 """
+# The same, but the git log that stays ignores SIGTERM (as a git may, busy in a helper of its
+# own): only SIGKILL ends it.
+STUBBORN_GIT_WRAPPER = GIT_WRAPPER.replace(
+    "    exec sleep 600", "    trap '' TERM\n    exec sleep 600"
+)
 
 
 @dataclass
@@ -64,12 +69,16 @@ class Run:
 
 @contextlib.contextmanager
 def started(
-    argv: list[str], tmp_path: Path, env: Mapping[str, str], cwd: Path | None = None
+    argv: list[str],
+    tmp_path: Path,
+    env: Mapping[str, str],
+    cwd: Path | None = None,
+    wrapper: str = GIT_WRAPPER,
 ) -> Iterator[Run]:
-    """``argv`` with ``env`` in a process group of its own, its git the wrapper."""
+    """``argv`` with ``env`` in a process group of its own, its git the ``wrapper``."""
     folder = tmp_path / "bin"
     folder.mkdir(parents=True)
-    (folder / "git").write_text(GIT_WRAPPER)
+    (folder / "git").write_text(wrapper)
     (folder / "git").chmod(0o755)
     out = tmp_path / "said"
     out.mkdir()

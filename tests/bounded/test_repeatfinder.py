@@ -87,6 +87,27 @@ def test_a_helper_that_dies_is_a_clear_error_and_is_reaped() -> None:
     assert reaped(pid)
 
 
+@pytest.mark.parametrize("sent", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
+@pytest.mark.parametrize("answered", [0, 1], ids=["as-it-starts", "while-it-waits"])
+def test_a_signal_to_the_group_is_not_the_helpers(
+    sent: signal.Signals, answered: int, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """A Ctrl-C reaches the terminal's whole group, the helper too (`sitemill urls` printed
+    its KeyboardInterrupt traceback under the run's one line): this process answers it, and
+    the helper, which ignores it, ends when its input does."""
+    finder = ForkedRepeats(SeenUrlBytes(), 0)
+    pid = finder._pid
+    assert pid is not None
+    urls = [b"https://example.com/a", b"https://example.com/b"]
+    for _ in range(answered):  # (its answer read: the helper is running, waiting for more)
+        finder.submit(urls)
+        assert finder.result() == []
+    os.kill(pid, sent)
+    assert answers(finder, [urls]) == [[0, 1] if answered else []]
+    assert reaped(pid)
+    assert "Traceback" not in capfd.readouterr().err
+
+
 def test_closing_early_reaps_the_helper() -> None:
     finder = ForkedRepeats(SeenUrlBytes(), 0)
     pid = finder._pid

@@ -17,7 +17,7 @@ import pytest
 from clirun import SITEMILL
 from conftest import BASE_URL
 from gitutil import commit, make_repo
-from signalrun import Run, started
+from signalrun import GIT_WRAPPER, STUBBORN_GIT_WRAPPER, Run, started
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="/proc and a fork server")
 
@@ -25,6 +25,8 @@ pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="/proc and a for
 # (workers.workpool.MIN_POOL_BYTES), in few files.
 PAGES = 400
 PAGE_LINES = 2_000
+INTERRUPTED = "sitemill: interrupted; nothing half-written was published"
+TERMINATED = "sitemill: terminated; nothing half-written was published"
 
 
 @pytest.fixture(scope="module")
@@ -42,22 +44,20 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return site
 
 
-def build(site: Path, tmp_path: Path) -> contextlib.AbstractContextManager[Run]:
-    """`sitemill build` of ``site`` in a process group of its own, its git the wrapper."""
+def build(
+    site: Path, tmp_path: Path, wrapper: str = GIT_WRAPPER
+) -> contextlib.AbstractContextManager[Run]:
+    """`sitemill build` of ``site`` in a process group of its own, its git the ``wrapper``."""
     env = {name: value for name, value in os.environ.items() if not name.startswith("SITEMILL_")}
     argv = [SITEMILL, "build", str(site), "--base-url", BASE_URL, "--out", str(tmp_path / "o")]
-    return started(argv, tmp_path, env)
+    return started(argv, tmp_path, env, wrapper=wrapper)
 
 
 @pytest.mark.parametrize(
     ("sent", "code", "line"),
     [
-        (signal.SIGINT, 130, "sitemill: interrupted; nothing half-written was published"),
-        (
-            signal.SIGTERM,
-            -signal.SIGTERM,
-            "sitemill: terminated; nothing half-written was published",
-        ),
+        (signal.SIGINT, 130, INTERRUPTED),
+        (signal.SIGTERM, -signal.SIGTERM, TERMINATED),
     ],
     ids=["ctrl-c", "sigterm"],
 )
@@ -76,41 +76,51 @@ def test_a_signal_to_the_group_ends_the_run_in_one_line_leaving_nothing(
     assert not (tmp_path / "o" / "sitemap.xml").exists()
 
 
+def signalled(run: Run, sent: signal.Signals, *, git: bool) -> tuple[int, list[str], list[int]]:
+    """Once the run is under way, ``sent`` to its git log alone (``git``) or to sitemill
+    alone: its exit status, its lines, and the processes of the run left at its exit."""
+    run.under_way()
+    os.kill(int(run.logged.read_text()) if git else run.process.pid, sent)
+    code = run.process.wait()
+    left = run.marked()  # (at its exit: not a second later)
+    return code, run.said().splitlines(), left
+
+
 def test_a_ctrl_c_that_reaches_git_first_is_an_interruption(site: Path, tmp_path: Path) -> None:
     """The order a terminal's Ctrl-C may take: git ends of it before sitemill has raised its
     own. That is the user's interruption, not "git log failed: no message" (exit 1)."""
     with build(site, tmp_path) as run:
-        run.under_way()
-        os.kill(int(run.logged.read_text()), signal.SIGINT)  # (git alone)
-        assert run.process.wait() == 130, run.said()
-        left = run.marked()
-        assert run.said().splitlines() == [
-            "sitemill: interrupted; nothing half-written was published"
-        ]
-        assert left == []
+        assert signalled(run, signal.SIGINT, git=True) == (130, [INTERRUPTED], [])
+
+
+def test_a_sigterm_that_reaches_git_first_is_the_termination(site: Path, tmp_path: Path) -> None:
+    """The order a cancelled job's SIGTERM to the group may take: git ends of it before
+    sitemill has raised its own. That is the run's termination (by SIGTERM, its one line), not
+    "git log failed: ended by SIGTERM" (exit 1) nor a warning of git's."""
+    with build(site, tmp_path) as run:
+        assert signalled(run, signal.SIGTERM, git=True) == (-signal.SIGTERM, [TERMINATED], [])
 
 
 def test_sigterm_to_sitemill_alone_ends_its_git_and_helpers(site: Path, tmp_path: Path) -> None:
     """`kill PID` (or `timeout`): sitemill alone gets SIGTERM, its git log, fork server and
     resource tracker none; they end with it, before its exit."""
     with build(site, tmp_path) as run:
-        run.under_way()
-        os.kill(run.process.pid, signal.SIGTERM)
-        assert run.process.wait() == -signal.SIGTERM, run.said()
-        left = run.marked()
-        assert run.said().splitlines() == [
-            "sitemill: terminated; nothing half-written was published"
-        ]
-        assert left == []
+        assert signalled(run, signal.SIGTERM, git=False) == (-signal.SIGTERM, [TERMINATED], [])
+
+
+def test_a_git_that_ignores_sigterm_is_killed_and_waited_for(site: Path, tmp_path: Path) -> None:
+    """sitemill ends its git commands as it exits, and waits for each: one that SIGTERM does
+    not end (nor one that has not yet ended of it: under load) outlives the run no more."""
+    with build(site, tmp_path, STUBBORN_GIT_WRAPPER) as run:
+        assert signalled(run, signal.SIGTERM, git=False) == (-signal.SIGTERM, [TERMINATED], [])
 
 
 def test_a_git_killed_alone_is_one_error_naming_the_signal(site: Path, tmp_path: Path) -> None:
     """git ended by another signal (the kernel's OOM killer sends SIGKILL) says nothing of its
     own: the error names the signal, not "no message"."""
     with build(site, tmp_path) as run:
-        run.under_way()
-        os.kill(int(run.logged.read_text()), signal.SIGKILL)  # (git alone)
-        assert run.process.wait() == 1, run.said()
-        left = run.marked()
-        assert run.said().splitlines() == ["sitemill: error: git log failed: ended by SIGKILL"]
-        assert left == []
+        assert signalled(run, signal.SIGKILL, git=True) == (
+            1,
+            ["sitemill: error: git log failed: ended by SIGKILL"],
+            [],
+        )

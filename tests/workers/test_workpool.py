@@ -255,3 +255,95 @@ def test_the_fork_server_imports_what_the_workers_run_not_the_history_walk() -> 
         name for name in imported if name.startswith(("sitemill.lastmod.history", "sitemill.git"))
     ]
     assert walk == []
+
+
+# The script's child processes, running or ended and not waited for (state Z): what it left.
+CHILDREN = """
+def children():
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            fields = dict(
+                line.split(":", 1) for line in (entry / "status").read_text().splitlines()
+            )
+        except (OSError, ValueError):
+            continue
+        if int(fields["PPid"]) == os.getpid():
+            found.append(fields["Name"].strip() + " " + fields["State"].split()[0])
+    return found
+"""
+# A Ctrl-C pending when the resource tracker starts (a terminal's, to the whole group): the
+# stdlib's start unblocks SIGINT as it ends, before it notes the tracker's process. Then the
+# run stops its helpers (cli.usage.exit_interrupted) and says which children it left.
+TRACKER_START_INTERRUPTED = (
+    """
+import os, signal
+from pathlib import Path
+from sitemill.workers.workpool import start_fork_server, stop_workers_now
+"""
+    + CHILDREN
+    + """
+signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+os.kill(os.getpid(), signal.SIGINT)
+try:
+    start_fork_server()
+except KeyboardInterrupt:
+    print("interrupted")
+stop_workers_now()
+print(children())
+"""
+)
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="/proc and a fork server")
+def test_a_ctrl_c_as_the_resource_tracker_starts_leaves_no_tracker() -> None:
+    """Seen under load (a cancelled Action's run): the tracker, never noted, outlived the run,
+    which could neither stop nor wait for it. Now its start is held to its end like the fork
+    server's, and the Ctrl-C comes after it: stopped and waited for, no child is left."""
+    done = subprocess.run(
+        [sys.executable, "-c", TRACKER_START_INTERRUPTED], capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["interrupted", "[]"], done.stderr
+
+
+# The run is ending (cli.usage.exit_interrupted has stopped the helpers) when git's thread, its
+# git log read just as the signal came, finds that the walk wants workers (jobs._walkpool).
+START_AFTER_THE_STOP = (
+    """
+import os, threading
+from pathlib import Path
+from sitemill.workers.workpool import start_fork_server, stop_workers_now
+"""
+    + CHILDREN
+    + """
+stop_workers_now()
+said = []
+def start():
+    try:
+        start_fork_server()
+    except KeyboardInterrupt:
+        said.append("interrupted")
+thread = threading.Thread(target=start)
+thread.start()
+thread.join()
+print(said, children())
+from sitemill.workers.workpool import resume_workers
+resume_workers()
+start_fork_server()
+print(len(children()))
+"""
+)
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="/proc and a fork server")
+def test_no_fork_server_starts_once_the_workers_are_stopped() -> None:
+    """As no git starts once the run is ending (git.run.end_running): a thread that asks for
+    the fork server after stop_workers_now is told the run is interrupted; a run that goes on
+    in this process (resume_workers) starts it again."""
+    done = subprocess.run(
+        [sys.executable, "-c", START_AFTER_THE_STOP], capture_output=True, text=True
+    )
+    assert done.stdout.splitlines()[:1] == ["['interrupted'] []"], done.stderr
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[1:] == ["2"]

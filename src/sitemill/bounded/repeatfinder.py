@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import sys
 import threading
 import traceback
@@ -27,6 +28,7 @@ from sitemill.errors import SourceError
 # helper saves about 15 ms a MiB (benchmarks/README.md, urls-1m).
 FORK_AT_BYTES: Final = 4 << 20
 _HEADER: Final = 4
+_ANSWERED_HERE: Final = frozenset({signal.SIGINT, signal.SIGTERM})  # (never by the helper)
 
 
 class RepeatFinder(Protocol):
@@ -70,11 +72,21 @@ class ForkedRepeats:
     def __init__(self, seen: SeenUrlBytes, reserve: int) -> None:
         helper_in, parent_out = os.pipe()
         parent_in, helper_out = os.pipe()
-        pid = os.fork()
-        if pid == 0:  # the helper
-            os.close(parent_out)
-            os.close(parent_in)
-            _run_helper(seen, reserve, helper_in, helper_out)
+        # Ctrl-C (to the terminal's whole group) and SIGTERM are this process's to answer: a
+        # helper that took one printed a KeyboardInterrupt's traceback under the run's line.
+        # It ignores both, and ends when its input does; blocked across the fork, neither
+        # reaches it before it does.
+        held = signal.pthread_sigmask(signal.SIG_BLOCK, _ANSWERED_HERE)
+        try:
+            pid = os.fork()
+            if pid == 0:  # the helper
+                for number in _ANSWERED_HERE:
+                    signal.signal(number, signal.SIG_IGN)
+                os.close(parent_out)
+                os.close(parent_in)
+                _run_helper(seen, reserve, helper_in, helper_out)
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)
         os.close(helper_in)
         os.close(helper_out)
         self._pid: int | None = pid

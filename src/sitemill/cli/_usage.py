@@ -58,7 +58,9 @@ class _Terminated(KeyboardInterrupt):
 @contextmanager
 def terminated_as_interrupt() -> Iterator[None]:
     """SIGTERM raises a KeyboardInterrupt of its own in the main thread while the block runs
-    (exit_interrupted tells it apart), unless this process was started with it ignored."""
+    (exit_interrupted tells it apart), and so does a git it ended first in any thread
+    (git.run.terminated_as), unless this process was started with it ignored."""
+    from sitemill.git.run import terminated_as
 
     def terminate(_signum: int, _frame: FrameType | None) -> None:
         raise _Terminated
@@ -68,7 +70,8 @@ def terminated_as_interrupt() -> Iterator[None]:
         return
     old = signal.signal(signal.SIGTERM, terminate)
     try:
-        yield
+        with terminated_as(_Terminated):
+            yield
     finally:
         signal.signal(signal.SIGTERM, old)
 
@@ -81,7 +84,7 @@ def exit_interrupted(interruption: KeyboardInterrupt) -> int:
     after ending the git commands, the workers, the fork server and the resource tracker,
     which the exit hooks skipped so would leave behind (workers.workpool.stop_workers_now)."""
     from sitemill.git.run import end_running, resume_running
-    from sitemill.workers.workpool import stop_workers_now
+    from sitemill.workers.workpool import resume_workers, stop_workers_now
 
     for number in (signal.SIGINT, signal.SIGTERM):  # (a second one: no traceback now)
         signal.signal(number, signal.SIG_IGN)
@@ -101,6 +104,7 @@ def exit_interrupted(interruption: KeyboardInterrupt) -> int:
     signal.signal(signal.SIGINT, signal.default_int_handler)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     resume_running()  # (the process goes on: its caller's next run may start git again)
+    resume_workers()
     return 130
 
 

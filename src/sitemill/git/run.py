@@ -26,7 +26,7 @@ except ImportError:  # (not on Windows: pipes keep their size)
 
 __all__ = [
     "Git", "GitBatch", "GitStream", "end_running", "find_top", "git_env", "last_line",
-    "resume_running",
+    "resume_running", "terminated_as",
 ]  # fmt: skip
 
 Describe = Callable[[bytes, bytes, int], str]
@@ -35,12 +35,16 @@ Describe = Callable[[bytes, bytes, int], str]
 # a few page versions ahead while they are read, and the two processes switch far less often
 # than through 64 KiB (5,000 old versions of 200 KB: 1.85 -> 1.53 s of CPU for both sides).
 PIPE_BYTES = 1 << 20
+# Seconds an interrupted run gives each git to end on SIGTERM (its lock files removed) before
+# SIGKILL (end_running): git takes milliseconds; one that ignores SIGTERM would outlive the run.
+ENDING_GRACE = 5.0
 _RUNNING: set[subprocess.Popen[bytes]] = set()  # the commands under way (end_running)
 # Held while a command starts and while end_running ends those under way: a thread that asks
 # for a git once the run is ending (its signal reached the group before this git existed) is
 # told the run is interrupted, and never leaves a git behind the ended process.
 _STARTING = threading.Lock()
 _ENDING = threading.Event()  # set by end_running, cleared by resume_running
+_TERMINATION: list[type[KeyboardInterrupt]] = []  # how SIGTERM ends this process (terminated_as)
 
 
 def last_line(stderr: bytes, stdout: bytes, returncode: int) -> str:
@@ -55,9 +59,31 @@ def last_line(stderr: bytes, stdout: bytes, returncode: int) -> str:
 def interrupted(returncode: int | None) -> None:
     """Raise KeyboardInterrupt for a git ended by SIGINT: a Ctrl-C reaches the terminal's
     whole process group, git too, often before this process has raised its own; it is the
-    user's interruption (the CLI exits 130), not a failure of git ("git log failed")."""
+    user's interruption (the CLI exits 130), not a failure of git ("git log failed").
+
+    A git ended by SIGTERM is read the same way where this process takes SIGTERM as its
+    termination (``terminated_as``: the CLI, the Action; a cancelled job signals the whole
+    group), raised as that termination, not as an interruption; and wherever the run is
+    ending (end_running ended it). Elsewhere (a library caller) it is git's failure."""
     if returncode == -signal.SIGINT:
         raise KeyboardInterrupt
+    if returncode == -signal.SIGTERM:
+        if _TERMINATION:
+            raise _TERMINATION[-1]
+        if _ENDING.is_set():
+            raise KeyboardInterrupt
+
+
+@contextmanager
+def terminated_as(termination: type[KeyboardInterrupt]) -> Iterator[None]:
+    """While the block runs, this process takes SIGTERM as its termination, raised as
+    ``termination`` (cli.usage): a git ended by SIGTERM, which got the group's signal before
+    this process raised its own, is that termination too, in the thread that waited for it."""
+    _TERMINATION.append(termination)
+    try:
+        yield
+    finally:
+        _TERMINATION.remove(termination)
 
 
 @dataclass(slots=True)
@@ -253,13 +279,22 @@ def _start(command: list[str], env: Mapping[str, str], **pipes: Any) -> subproce
 
 def end_running() -> None:
     """End every git command under way (a thread may be reading one) and start no other: the
-    run is interrupted and exits without waiting for them, and leaves no git process behind."""
+    run is interrupted and exits without waiting for the threads, and leaves no git process
+    behind. Each is waited for: a git that got the signal as this process did, or SIGTERM
+    here, may not have ended yet when the run exits (under load: seen in /proc after it); one
+    still running ENDING_GRACE seconds after SIGTERM (it ignores it) is killed."""
     with _STARTING:
         _ENDING.set()
         running = list(_RUNNING)
     for process in running:
         with contextlib.suppress(OSError):
             process.terminate()
+    for process in running:
+        try:
+            process.wait(ENDING_GRACE)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
 
 
 def resume_running() -> None:
@@ -270,11 +305,14 @@ def resume_running() -> None:
 
 
 def _end(process: subprocess.Popen[bytes]) -> None:
-    """End git (its exit status no longer matters), unless a Ctrl-C ended it first: then the
-    error its cut output raised is the interruption (``interrupted``)."""
-    if process.poll() is None:
+    """End git (its exit status no longer matters), unless a signal ended it first (a Ctrl-C):
+    then the error its cut output raised is the interruption (``interrupted``)."""
+    ours = process.poll() is None
+    if ours:
         process.terminate()
-    interrupted(process.wait())
+    returncode = process.wait()
+    if not (ours and returncode == -signal.SIGTERM):  # (not the end given here)
+        interrupted(returncode)
 
 
 def _signal_name(number: int) -> str:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import logging
 import os
 import sys
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from itertools import repeat
 from logging import LogRecord
@@ -218,15 +219,31 @@ def _context() -> BaseContext:
     return multiprocessing.get_context("spawn")
 
 
+# Held while the fork server starts and while stop_workers_now stops it: a thread that asks for
+# it once the run is ending (git's thread, its git log read as the signal came) is told the run
+# is interrupted, and never starts helpers after they were stopped, which the run would leave.
+_HELPERS = threading.Lock()
+_STOPPED = threading.Event()  # set by stop_workers_now, cleared by resume_workers
+
+
 def start_fork_server() -> None:
-    """Start the fork server the workers come from (in any thread), ahead of their pool."""
+    """Start the fork server the workers come from (in any thread), ahead of their pool;
+    KeyboardInterrupt once the run is ending (stop_workers_now)."""
     try:
         if _context().get_start_method() == "forkserver":
             from multiprocessing import forkserver, resource_tracker
 
-            resource_tracker.ensure_running()  # (first: starting, it unblocks SIGINT here)
-            with interrupts_held():
-                forkserver.ensure_running()
+            with _HELPERS:
+                if _STOPPED.is_set():
+                    raise KeyboardInterrupt
+                # Each start with Ctrl-C held: one answered half-way (the tracker's start
+                # unblocks SIGINT and SIGTERM as it ends, before it notes the process) left a
+                # tracker that stop_workers_now could not know, nor wait for. Two blocks: the
+                # tracker's unblocks SIGINT, which must be blocked again as the server is born.
+                with interrupts_held():
+                    resource_tracker.ensure_running()
+                with interrupts_held():
+                    forkserver.ensure_running()
             _stop_at_exit()
     except (OSError, ImportError, ValueError) as exc:  # (the pool says why, if it is needed)
         log.debug("fork server not started ahead: %s", exc)
@@ -251,19 +268,28 @@ def stop_workers_now() -> None:
     wait on git: cli.usage): every worker killed, the semaphores of the pools' queues given
     back (else the resource tracker, finding them at its end, warns of "leaked semaphore
     objects"), then the fork server and the resource tracker stopped and waited for: nothing
-    of the run is left behind."""
-    if "multiprocessing" not in sys.modules:
-        return  # (no pool was ever started)
-    import multiprocessing
-    from multiprocessing import util
+    of the run is left behind; and none is started after (start_fork_server)."""
+    with _HELPERS:
+        _STOPPED.set()
+        if "multiprocessing" not in sys.modules:
+            return  # (no pool was ever started)
+        import multiprocessing
+        from multiprocessing import util
 
-    children = multiprocessing.active_children()
-    for process in children:
-        process.kill()
-    for process in children:
-        process.join()
-    util._run_finalizers(0)  # type: ignore[attr-defined]  # (what a normal exit runs first)
-    _stop_helpers()
+        children = multiprocessing.active_children()
+        for process in children:
+            process.kill()
+        for process in children:
+            process.join()
+        util._run_finalizers(0)  # type: ignore[attr-defined]  # (what a normal exit runs first)
+        _stop_helpers()
+
+
+def resume_workers() -> None:
+    """Workers may start again: an interrupted run ended in this process, which goes on (a
+    library caller, a test running the CLI in its own process)."""
+    with _HELPERS:
+        _STOPPED.clear()
 
 
 def _stop_helpers() -> None:
