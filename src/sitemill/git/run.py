@@ -9,7 +9,6 @@ import os
 import signal
 import subprocess
 import tempfile
-import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
@@ -18,6 +17,7 @@ from typing import IO, Any
 
 from sitemill.errors import GitError
 from sitemill.git.trust import SETTINGS, driver_settings, find_top, git_env, with_settings
+from sitemill.workers.gate import StartGate
 
 try:
     import fcntl
@@ -39,11 +39,10 @@ PIPE_BYTES = 1 << 20
 # SIGKILL (end_running): git takes milliseconds; one that ignores SIGTERM would outlive the run.
 ENDING_GRACE = 5.0
 _RUNNING: set[subprocess.Popen[bytes]] = set()  # the commands under way (end_running)
-# Held while a command starts and while end_running ends those under way: a thread that asks
-# for a git once the run is ending (its signal reached the group before this git existed) is
-# told the run is interrupted, and never leaves a git behind the ended process.
-_STARTING = threading.Lock()
-_ENDING = threading.Event()  # set by end_running, cleared by resume_running
+# A command starts through it, and end_running closes it (workers.gate): a thread that asks for
+# a git once the run is ending (its signal reached the group before this git existed) is told the
+# run is interrupted, and never leaves a git behind the ended process.
+_GATE = StartGate()
 _TERMINATION: list[type[KeyboardInterrupt]] = []  # how SIGTERM ends this process (terminated_as)
 
 
@@ -70,7 +69,7 @@ def interrupted(returncode: int | None) -> None:
     if returncode == -signal.SIGTERM:
         if _TERMINATION:
             raise _TERMINATION[-1]
-        if _ENDING.is_set():
+        if _GATE.closed():
             raise KeyboardInterrupt
 
 
@@ -266,9 +265,7 @@ def _widen(pipe: IO[bytes]) -> None:
 def _start(command: list[str], env: Mapping[str, str], **pipes: Any) -> subprocess.Popen[bytes]:
     """git started and counted among the commands under way, unless the run is ending
     (end_running): then the interruption, raised in the thread that asked."""
-    with _STARTING:
-        if _ENDING.is_set():
-            raise KeyboardInterrupt
+    with _GATE.starting():
         try:
             process = subprocess.Popen(command, env=env, **pipes)
         except OSError as exc:
@@ -283,8 +280,7 @@ def end_running() -> None:
     behind. Each is waited for: a git that got the signal as this process did, or SIGTERM
     here, may not have ended yet when the run exits (under load: seen in /proc after it); one
     still running ENDING_GRACE seconds after SIGTERM (it ignores it) is killed."""
-    with _STARTING:
-        _ENDING.set()
+    with _GATE.closing():
         running = list(_RUNNING)
     for process in running:
         with contextlib.suppress(OSError):
@@ -300,8 +296,7 @@ def end_running() -> None:
 def resume_running() -> None:
     """git may start again: an interrupted run ended in this process, which goes on (a
     library caller, a test running the CLI in its own process)."""
-    with _STARTING:
-        _ENDING.clear()
+    _GATE.reopen()
 
 
 def _end(process: subprocess.Popen[bytes]) -> None:

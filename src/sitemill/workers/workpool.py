@@ -15,7 +15,6 @@ from __future__ import annotations
 import logging
 import os
 import sys
-import threading
 from collections.abc import Callable, Iterator, Sequence
 from itertools import repeat
 from logging import LogRecord
@@ -23,6 +22,7 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Final, TypeVar
 
 from sitemill.workers._interrupts import interrupts_held
+from sitemill.workers.gate import StartGate
 
 if TYPE_CHECKING:  # (imported when a pool starts: multiprocessing costs 40 ms to import)
     from concurrent.futures import ProcessPoolExecutor
@@ -219,11 +219,10 @@ def _context() -> BaseContext:
     return multiprocessing.get_context("spawn")
 
 
-# Held while the fork server starts and while stop_workers_now stops it: a thread that asks for
-# it once the run is ending (git's thread, its git log read as the signal came) is told the run
-# is interrupted, and never starts helpers after they were stopped, which the run would leave.
-_HELPERS = threading.Lock()
-_STOPPED = threading.Event()  # set by stop_workers_now, cleared by resume_workers
+# The fork server starts through it, and stop_workers_now closes it (workers.gate): a thread that
+# asks for it once the run is ending (git's thread, its git log read as the signal came) is told
+# the run is interrupted, and never starts helpers after they were stopped.
+_HELPERS = StartGate()
 
 
 def start_fork_server() -> None:
@@ -233,9 +232,7 @@ def start_fork_server() -> None:
         if _context().get_start_method() == "forkserver":
             from multiprocessing import forkserver, resource_tracker
 
-            with _HELPERS:
-                if _STOPPED.is_set():
-                    raise KeyboardInterrupt
+            with _HELPERS.starting():
                 # Each start with Ctrl-C held: one answered half-way (the tracker's start
                 # unblocks SIGINT and SIGTERM as it ends, before it notes the process) left a
                 # tracker that stop_workers_now could not know, nor wait for. Two blocks: the
@@ -269,8 +266,7 @@ def stop_workers_now() -> None:
     back (else the resource tracker, finding them at its end, warns of "leaked semaphore
     objects"), then the fork server and the resource tracker stopped and waited for: nothing
     of the run is left behind; and none is started after (start_fork_server)."""
-    with _HELPERS:
-        _STOPPED.set()
+    with _HELPERS.closing():
         if "multiprocessing" not in sys.modules:
             return  # (no pool was ever started)
         import multiprocessing
@@ -288,8 +284,7 @@ def stop_workers_now() -> None:
 def resume_workers() -> None:
     """Workers may start again: an interrupted run ended in this process, which goes on (a
     library caller, a test running the CLI in its own process)."""
-    with _HELPERS:
-        _STOPPED.clear()
+    _HELPERS.reopen()
 
 
 def _stop_helpers() -> None:
