@@ -7,6 +7,12 @@
 #
 # - ``<nav>`` and ``<aside>`` elements, and any element whose ``role`` is ``navigation``,
 #   ``complementary``, ``search``, ``banner`` or ``contentinfo``;
+# - from version 13, a breadcrumb (a list of links to the page's ancestors) however a theme marks
+#   it: an element whose ``aria-label`` names a breadcrumb, one of whose classes is a breadcrumb
+#   (``breadcrumb``, ``breadcrumbs``, or such a word after a prefix: TypeDoc's ``tsd-breadcrumb``,
+#   Read the Docs' ``wy-breadcrumbs``; not an item of one, ``breadcrumb-item``), or whose
+#   ``itemtype`` is schema.org's BreadcrumbList: navigation, as a ``nav`` is, wherever it stands
+#   (TypeDoc puts it beside the page's ``<h1>``; it lost its root crumb on every page alike);
 # - a ``<header>`` or ``<footer>`` that belongs to the page, not to an article (one that is not
 #   inside an ``<article>``), but one that holds the page's ``<h1>`` (its title block; outside the
 #   region too, when the region holds no ``<h1>``: fingerprint.titleblock);
@@ -90,20 +96,46 @@ _ROLE_FURNITURE: Final = re.compile(
 )
 
 
+# A breadcrumb's marks (see above), as an attribute of the tag, its value read as a browser does.
+_BREADCRUMB: Final = re.compile(
+    r"""[\t\n\f\r /](class|aria-label|itemtype)[\t\n\f\r ]*=[\t\n\f\r ]*
+    ("[^"]*"|'[^']*'|[^\t\n\f\r >]*)""",
+    re.IGNORECASE | re.ASCII | re.VERBOSE,
+)
+_CRUMBS_CLASS: Final = re.compile(r"(?:^|[-_])breadcrumbs?$", re.IGNORECASE | re.ASCII)
+_CRUMBS_LABEL: Final = re.compile(r"\bbreadcrumbs?\b", re.IGNORECASE | re.ASCII)
+_CRUMBS_TYPE: Final = re.compile(r"/BreadcrumbList$", re.ASCII)
+
+
 def has_furniture_role(tag: str) -> bool:
     """Whether a start tag has a furniture role (the first token of its role)."""
     return _ROLE_FURNITURE.search(tag) is not None
 
 
+def is_breadcrumb(tag: str) -> bool:
+    """Whether a start tag marks a breadcrumb (see above): its aria-label, one of its classes
+    or its itemtype."""
+    for found in _BREADCRUMB.finditer(tag):
+        name, value = found[1].lower(), found[2].strip("\"'")
+        if name == "class" and any(map(_CRUMBS_CLASS.search, value.split())):
+            return True
+        if name == "aria-label" and _CRUMBS_LABEL.search(value) is not None:
+            return True
+        if name == "itemtype" and _CRUMBS_TYPE.search(value.strip()) is not None:
+            return True
+    return False
+
+
 class Structure:
     """Told each start and end tag the fingerprint removes (by its lower-case name and its
     text), in document order; returns what the tag becomes: a marker (START_MARKERS and
-    END_MARKERS, role=main's and a furniture role's, see above) or a space. One dict lookup for
-    most tags."""
+    END_MARKERS, role=main's and a furniture role's or a breadcrumb's, see above) or a space.
+    One dict lookup for most tags. ``version``: the fingerprint's (a breadcrumb from 13)."""
 
-    __slots__ = ("_depth", "_furniture", "_main", "_name", "_role_depth", "_state")
+    __slots__ = ("_crumbs", "_depth", "_furniture", "_main", "_name", "_role_depth", "_state")
 
-    def __init__(self) -> None:
+    def __init__(self, version: int) -> None:
+        self._crumbs = version >= 13
         self._main = 0  # 0: none seen, 1: open, 2: closed
         self._name, self._role_depth, self._state = "", 0, 0  # the role=main element (as main)
         self._furniture, self._depth = "", 0  # the furniture-role element open, its depth
@@ -127,12 +159,14 @@ class Structure:
             self._role_depth += 1
         if self._depth and name == self._furniture:
             self._depth += 1
-        if "ole" not in tag:
-            return " "
-        if not self._state and regionmarkers.has_role_main(tag):
-            self._name, self._role_depth, self._state = name, 1, 1
-            return _ROLE_MAIN_START
-        if not self._depth and has_furniture_role(tag):
+        if "ole" in tag:
+            if not self._state and regionmarkers.has_role_main(tag):
+                self._name, self._role_depth, self._state = name, 1, 1
+                return _ROLE_MAIN_START
+            if not self._depth and has_furniture_role(tag):
+                self._furniture, self._depth = name, 1
+                return _ROLE_START
+        if self._crumbs and not self._depth and "rumb" in tag and is_breadcrumb(tag):
             self._furniture, self._depth = name, 1
             return _ROLE_START
         return " "
