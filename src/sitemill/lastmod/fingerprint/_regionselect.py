@@ -20,6 +20,12 @@
 # and then a region (or a page without one) narrows to the page's own article
 # (fingerprint.titledarticle). What only the page says is kept wherever it stands.
 #
+# From version 13 an ``<article>`` left open ends where an element that holds it ends, as a
+# browser's parser reads it: the end tag of a ``<div>`` or ``<section>`` opened before the
+# article closes the article too. yilia-plus leaves a list page's ``<article class="articles">``
+# open and ends its ``<section class="outer">``: the site's ``<footer>`` after it is the page's,
+# as on a post, not the article's (version 12 read it inside the article, its © year counted).
+#
 # The tags are told to a ``Structure`` in document order (fingerprint.reduction.in_order), which
 # leaves markers (regionmarkers.REGION_MARKS, never in the text) where these elements start and
 # end, and ``select`` reads them.
@@ -52,7 +58,7 @@ from sitemill.lastmod.fingerprint._articles import (
     HEADING_MARKERS,
     HEADLINE_START,
 )
-from sitemill.lastmod.fingerprint._regionmarkers import ARTICLE_START, REGION_MARKS
+from sitemill.lastmod.fingerprint._regionmarkers import ARTICLE_END, ARTICLE_START, REGION_MARKS
 from sitemill.lastmod.fingerprint._teasers import read_teasers
 from sitemill.lastmod.fingerprint._titleparts import title_parts
 from sitemill.lastmod.fingerprint.targetmarks import TITLE_END, descriptions
@@ -81,6 +87,8 @@ END_MARKERS: Final = {
     **HEADING_MARKERS[1],
 }
 _ROLE_START, _ROLE_END = "\x02l\x03", "\x02L\x03"
+# The elements whose end tag closes an article left open inside them (version 13, see above).
+_HOLDERS: Final = ("div", "section")
 # The tags whose marker depends on their name alone (every one but <main>'s).
 _STARTS: Final = {name: mark for name, mark in START_MARKERS.items() if name != "main"}
 _ENDS: Final = {name: mark for name, mark in END_MARKERS.items() if name != "main"}
@@ -130,12 +138,27 @@ class Structure:
     """Told each start and end tag the fingerprint removes (by its lower-case name and its
     text), in document order; returns what the tag becomes: a marker (START_MARKERS and
     END_MARKERS, role=main's and a furniture role's or a breadcrumb's, see above) or a space.
-    One dict lookup for most tags. ``version``: the fingerprint's (a breadcrumb from 13)."""
+    One dict lookup for most tags. ``version``: the fingerprint's (from 13 a breadcrumb, and
+    an article closed by an element that holds it)."""
 
-    __slots__ = ("_crumbs", "_depth", "_furniture", "_main", "_name", "_role_depth", "_state")
+    __slots__ = (
+        "_articles",
+        "_crumbs",
+        "_depth",
+        "_furniture",
+        "_held",
+        "_main",
+        "_name",
+        "_role_depth",
+        "_state",
+    )
 
     def __init__(self, version: int) -> None:
         self._crumbs = version >= 13
+        # The <div>s and <section>s open (none counted before 13), and for each article open,
+        # innermost last, how many were open where it started.
+        self._held: dict[str, int] = dict.fromkeys(_HOLDERS, 0) if self._crumbs else {}
+        self._articles: list[dict[str, int]] = []
         self._main = 0  # 0: none seen, 1: open, 2: closed
         self._name, self._role_depth, self._state = "", 0, 0  # the role=main element (as main)
         self._furniture, self._depth = "", 0  # the furniture-role element open, its depth
@@ -143,6 +166,8 @@ class Structure:
     def start(self, name: str, tag: str) -> str:
         marker = _STARTS.get(name)
         if marker is not None:
+            if name == "article" and self._held:
+                self._articles.append(dict(self._held))
             return marker
         if name == "main":
             if not self._main:
@@ -155,6 +180,8 @@ class Structure:
         return self._start(name, tag)
 
     def _start(self, name: str, tag: str) -> str:
+        if name in self._held:
+            self._held[name] += 1
         if self._state == 1 and name == self._name:
             self._role_depth += 1
         if self._depth and name == self._furniture:
@@ -174,8 +201,10 @@ class Structure:
     def end(self, name: str) -> str:
         marker = _ENDS.get(name)
         if marker is not None:
+            if name == "article" and self._articles:
+                self._held.update(self._articles.pop())  # (what it holds closes with it)
             return marker
-        replaced = " "
+        replaced = self._holder_end(name) if name in self._held else " "
         if name == "main" and self._main:  # (every one: see start)
             self._main = 2
             replaced = _MAIN_END
@@ -189,6 +218,20 @@ class Structure:
             if not self._depth:
                 replaced = _ROLE_END if replaced == " " else replaced + _ROLE_END
         return replaced
+
+    def _holder_end(self, name: str) -> str:
+        """The end tag of a <div> or <section> (``name``): the end markers of the articles open
+        inside the element it closes, when one was opened before the innermost article (see
+        above); " " else, and for an end tag that closes nothing."""
+        held, articles = self._held, self._articles
+        if not held[name]:
+            return " "
+        closed = 0
+        while articles and articles[-1][name] >= held[name]:
+            held.update(articles.pop())
+            closed += 1
+        held[name] -= 1
+        return ARTICLE_END * closed if closed else " "
 
 
 def select(text: str, descriptions: Callable[[str], Iterable[str]], url: str, version: int) -> str:
