@@ -56,12 +56,12 @@ def test_a_breadcrumb_beside_the_page_s_headline_is_navigation() -> None:
     assert printed(typedoc(ROOTED), PREVIOUS) != printed(typedoc(ROOTLESS), PREVIOUS)
 
 
+# A page whose breadcrumb stands inside its <main>, marked as a theme marks it.
+INSTALL = "<title>Install | Kit</title><body><main><h1>Install</h1>{}<p>Run the installer.</p>"
+
+
 def bootstrap(crumbs: str) -> bytes:
-    """A page whose breadcrumb stands inside its <main>, marked as a theme marks it."""
-    return (
-        "<title>Install | Kit</title><body><main><h1>Install</h1>"
-        f"{crumbs}<p>Run the installer.</p></main></body>"
-    ).encode()
+    return (INSTALL.format(crumbs) + "</main></body>").encode()
 
 
 @pytest.mark.parametrize(

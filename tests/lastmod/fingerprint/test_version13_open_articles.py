@@ -18,29 +18,27 @@ URL = "https://example.org/tags/tea/index.html"
 ARTICLE_END = "\x02A\x03"
 
 
+def site_page(title: str, article: str, year: str) -> bytes:
+    """A yilia-plus page: its section holding ``article``, then the site's footer."""
+    footer = f'<footer class="footer"><div class=outer>© 2019-{year} Leaf</div></footer>'
+    main = f"<main class=content><section class=outer>{article}</section>{footer}</main>"
+    return f"<title>{title} | Leaf</title><body>{main}</body>".encode()
+
+
 def tag_page(year: str, listed: str = "Green tea") -> bytes:
-    """yilia-plus's tag page: ``article.articles`` never closed (one ``</article>`` for two),
-    the section that holds it closed, then the site's footer."""
-    return (
-        "<title>Tag: tea | Leaf</title><body><main class=content><section class=outer>"
-        "<article class=articles><h1 class=archive-title>tea</h1><div class=archives>"
-        '<article class="archive-article"><header><h2><a href="/2020/tea/">'
-        f"{listed}</a></h2></header><p>A post about tea.</p></article>"
-        "</div></section>"
-        f'<footer class="footer"><div class=outer>© 2019-{year} Leaf</div></footer>'
-        "</main></body>"
-    ).encode()
+    """yilia-plus's tag page: ``article.articles`` never closed (one ``</article>`` for two)."""
+    teaser = (
+        f'<article class="archive-article"><header><h2><a href="/2020/tea/">{listed}</a></h2>'
+        "</header><p>A post about tea.</p></article>"
+    )
+    opened = "<article class=articles><h1 class=archive-title>tea</h1><div class=archives>"
+    return site_page("Tag: tea", f"{opened}{teaser}</div>", year)
 
 
-def post(year: str, text: str = "Steep it for three minutes.") -> bytes:
+def post(year: str) -> bytes:
     """The same theme's post: its article closed, the footer after it."""
-    return (
-        "<title>Green tea | Leaf</title><body><main class=content><section class=outer>"
-        f"<article class=article><header><h1>Green tea</h1></header><p>{text}</p></article>"
-        "</section>"
-        f'<footer class="footer"><div class=outer>© 2019-{year} Leaf</div></footer>'
-        "</main></body>"
-    ).encode()
+    own = "<header><h1>Green tea</h1></header><p>Steep it for three minutes.</p>"
+    return site_page("Green tea", f"<article class=article>{own}</article>", year)
 
 
 def printed(data: bytes, version: int = FINGERPRINT_VERSION) -> str:
