@@ -100,3 +100,9 @@ def test_a_list_marked_otherwise_is_the_page_s(start: str) -> None:
         return bootstrap(f'{start}<li><a href="/{section}/">{section}</a></li></ol>')
 
     assert printed(listed("guide")) != printed(listed("manual"))
+
+
+def test_a_page_classed_after_its_breadcrumb_is_no_breadcrumb() -> None:
+    # A theme may class the body by what it holds (a page with no main region: its body).
+    page = '<title>Install | Kit</title><body class="has-breadcrumbs"><h1>Install</h1><p>Run.</p>'
+    assert text_of(reduce_html(page.encode(), url=URL)).endswith("Install Run.")

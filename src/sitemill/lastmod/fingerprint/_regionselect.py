@@ -11,7 +11,8 @@
 #   it: an element whose ``aria-label`` names a breadcrumb, one of whose classes is a breadcrumb
 #   (``breadcrumb``, ``breadcrumbs``, or such a word after a prefix: TypeDoc's ``tsd-breadcrumb``,
 #   Read the Docs' ``wy-breadcrumbs``; not an item of one, ``breadcrumb-item``), or whose
-#   ``itemtype`` is schema.org's BreadcrumbList: navigation, as a ``nav`` is, wherever it stands
+#   ``itemtype`` is schema.org's BreadcrumbList (never ``<html>``, ``<body>`` or ``<main>``, whose
+#   class may name a breadcrumb they hold): navigation, as a ``nav`` is, wherever it stands
 #   (TypeDoc puts it beside the page's ``<h1>``; it lost its root crumb on every page alike);
 # - a ``<header>`` or ``<footer>`` that belongs to the page, not to an article (one that is not
 #   inside an ``<article>``), but one that holds the page's ``<h1>`` (its title block; outside the
@@ -89,6 +90,9 @@ END_MARKERS: Final = {
 _ROLE_START, _ROLE_END = "\x02l\x03", "\x02L\x03"
 # The elements whose end tag closes an article left open inside them (version 13, see above).
 _HOLDERS: Final = ("div", "section")
+# Elements that hold the whole page or its main region: never a breadcrumb, whatever their class
+# says (``<body class="has-breadcrumbs">``).
+_WHOLE: Final = frozenset(("html", "body", "main"))
 # The tags whose marker depends on their name alone (every one but <main>'s).
 _STARTS: Final = {name: mark for name, mark in START_MARKERS.items() if name != "main"}
 _ENDS: Final = {name: mark for name, mark in END_MARKERS.items() if name != "main"}
@@ -193,7 +197,8 @@ class Structure:
             if not self._depth and has_furniture_role(tag):
                 self._furniture, self._depth = name, 1
                 return _ROLE_START
-        if self._crumbs and not self._depth and "rumb" in tag and is_breadcrumb(tag):
+        crumbs = self._crumbs and not self._depth and "rumb" in tag
+        if crumbs and name not in _WHOLE and is_breadcrumb(tag):
             self._furniture, self._depth = name, 1
             return _ROLE_START
         return " "
