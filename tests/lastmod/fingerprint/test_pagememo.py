@@ -14,7 +14,12 @@ import pytest
 import timing
 from htmlutil import text_of
 from sitemill.lastmod.fingerprint import reduction
-from sitemill.lastmod.fingerprint.digest import PageMemo, fingerprint_html, reduce_html
+from sitemill.lastmod.fingerprint.digest import (
+    FINGERPRINT_VERSION,
+    PageMemo,
+    fingerprint_html,
+    reduce_html,
+)
 
 
 def page(article: str, footer: str = "2024", script: str = "var a = 1;") -> bytes:
@@ -72,7 +77,7 @@ def test_a_material_page_is_its_article() -> None:
 
 def test_a_furniture_element_ends_at_its_own_end_tag() -> None:
     text = "<div role=search><div>a</div>b</div>c<main>d</main><main>e</main>"
-    assert reduction.in_order(text).count("\x02L\x03") == 1
+    assert reduction.in_order(text, FINGERPRINT_VERSION).count("\x02L\x03") == 1
 
 
 @pytest.mark.parametrize(

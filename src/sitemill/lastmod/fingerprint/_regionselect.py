@@ -7,12 +7,25 @@
 #
 # - ``<nav>`` and ``<aside>`` elements, and any element whose ``role`` is ``navigation``,
 #   ``complementary``, ``search``, ``banner`` or ``contentinfo``;
+# - from version 13, a breadcrumb (a list of links to the page's ancestors) however a theme marks
+#   it: an element whose ``aria-label`` names a breadcrumb, one of whose classes is a breadcrumb
+#   (``breadcrumb``, ``breadcrumbs``, or such a word after a prefix: TypeDoc's ``tsd-breadcrumb``,
+#   Read the Docs' ``wy-breadcrumbs``; not an item of one, ``breadcrumb-item``), or whose
+#   ``itemtype`` is schema.org's BreadcrumbList (never ``<html>``, ``<body>`` or ``<main>``, whose
+#   class may name a breadcrumb they hold): navigation, as a ``nav`` is, wherever it stands
+#   (TypeDoc puts it beside the page's ``<h1>``; it lost its root crumb on every page alike);
 # - a ``<header>`` or ``<footer>`` that belongs to the page, not to an article (one that is not
 #   inside an ``<article>``), but one that holds the page's ``<h1>`` (its title block; outside the
 #   region too, when the region holds no ``<h1>``: fingerprint.titleblock);
 #
 # and then a region (or a page without one) narrows to the page's own article
 # (fingerprint.titledarticle). What only the page says is kept wherever it stands.
+#
+# From version 13 an ``<article>`` left open ends where an element that holds it ends, as a
+# browser's parser reads it: the end tag of a ``<div>`` or ``<section>`` opened before the
+# article closes the article too. yilia-plus leaves a list page's ``<article class="articles">``
+# open and ends its ``<section class="outer">``: the site's ``<footer>`` after it is the page's,
+# as on a post, not the article's (version 12 read it inside the article, its © year counted).
 #
 # The tags are told to a ``Structure`` in document order (fingerprint.reduction.in_order), which
 # leaves markers (regionmarkers.REGION_MARKS, never in the text) where these elements start and
@@ -46,7 +59,7 @@ from sitemill.lastmod.fingerprint._articles import (
     HEADING_MARKERS,
     HEADLINE_START,
 )
-from sitemill.lastmod.fingerprint._regionmarkers import ARTICLE_START, REGION_MARKS
+from sitemill.lastmod.fingerprint._regionmarkers import ARTICLE_END, ARTICLE_START, REGION_MARKS
 from sitemill.lastmod.fingerprint._teasers import read_teasers
 from sitemill.lastmod.fingerprint._titleparts import title_parts
 from sitemill.lastmod.fingerprint.targetmarks import TITLE_END, descriptions
@@ -75,6 +88,11 @@ END_MARKERS: Final = {
     **HEADING_MARKERS[1],
 }
 _ROLE_START, _ROLE_END = "\x02l\x03", "\x02L\x03"
+# The elements whose end tag closes an article left open inside them (version 13, see above).
+_HOLDERS: Final = ("div", "section")
+# Elements that hold the whole page or its main region: never a breadcrumb, whatever their class
+# says (``<body class="has-breadcrumbs">``).
+_WHOLE: Final = frozenset(("html", "body", "main"))
 # The tags whose marker depends on their name alone (every one but <main>'s).
 _STARTS: Final = {name: mark for name, mark in START_MARKERS.items() if name != "main"}
 _ENDS: Final = {name: mark for name, mark in END_MARKERS.items() if name != "main"}
@@ -90,20 +108,61 @@ _ROLE_FURNITURE: Final = re.compile(
 )
 
 
+# A breadcrumb's marks (see above), as an attribute of the tag, its value read as a browser does.
+_BREADCRUMB: Final = re.compile(
+    r"""[\t\n\f\r /](class|aria-label|itemtype)[\t\n\f\r ]*=[\t\n\f\r ]*
+    ("[^"]*"|'[^']*'|[^\t\n\f\r >]*)""",
+    re.IGNORECASE | re.ASCII | re.VERBOSE,
+)
+_CRUMBS_CLASS: Final = re.compile(r"(?:^|[-_])breadcrumbs?$", re.IGNORECASE | re.ASCII)
+_CRUMBS_LABEL: Final = re.compile(r"\bbreadcrumbs?\b", re.IGNORECASE | re.ASCII)
+_CRUMBS_TYPE: Final = re.compile(r"/BreadcrumbList$", re.ASCII)
+
+
 def has_furniture_role(tag: str) -> bool:
     """Whether a start tag has a furniture role (the first token of its role)."""
     return _ROLE_FURNITURE.search(tag) is not None
 
 
+def is_breadcrumb(tag: str) -> bool:
+    """Whether a start tag marks a breadcrumb (see above): its aria-label, one of its classes
+    or its itemtype."""
+    for found in _BREADCRUMB.finditer(tag):
+        name, value = found[1].lower(), found[2].strip("\"'")
+        if name == "class" and any(map(_CRUMBS_CLASS.search, value.split())):
+            return True
+        if name == "aria-label" and _CRUMBS_LABEL.search(value) is not None:
+            return True
+        if name == "itemtype" and _CRUMBS_TYPE.search(value.strip()) is not None:
+            return True
+    return False
+
+
 class Structure:
     """Told each start and end tag the fingerprint removes (by its lower-case name and its
     text), in document order; returns what the tag becomes: a marker (START_MARKERS and
-    END_MARKERS, role=main's and a furniture role's, see above) or a space. One dict lookup for
-    most tags."""
+    END_MARKERS, role=main's and a furniture role's or a breadcrumb's, see above) or a space.
+    One dict lookup for most tags. ``version``: the fingerprint's (from 13 a breadcrumb, and
+    an article closed by an element that holds it)."""
 
-    __slots__ = ("_depth", "_furniture", "_main", "_name", "_role_depth", "_state")
+    __slots__ = (
+        "_articles",
+        "_crumbs",
+        "_depth",
+        "_furniture",
+        "_held",
+        "_main",
+        "_name",
+        "_role_depth",
+        "_state",
+    )
 
-    def __init__(self) -> None:
+    def __init__(self, version: int) -> None:
+        self._crumbs = version >= 13
+        # The <div>s and <section>s open (none counted before 13), and for each article open,
+        # innermost last, how many were open where it started.
+        self._held: dict[str, int] = dict.fromkeys(_HOLDERS, 0) if self._crumbs else {}
+        self._articles: list[dict[str, int]] = []
         self._main = 0  # 0: none seen, 1: open, 2: closed
         self._name, self._role_depth, self._state = "", 0, 0  # the role=main element (as main)
         self._furniture, self._depth = "", 0  # the furniture-role element open, its depth
@@ -111,6 +170,8 @@ class Structure:
     def start(self, name: str, tag: str) -> str:
         marker = _STARTS.get(name)
         if marker is not None:
+            if name == "article" and self._held:
+                self._articles.append(dict(self._held))
             return marker
         if name == "main":
             if not self._main:
@@ -123,16 +184,21 @@ class Structure:
         return self._start(name, tag)
 
     def _start(self, name: str, tag: str) -> str:
+        if name in self._held:
+            self._held[name] += 1
         if self._state == 1 and name == self._name:
             self._role_depth += 1
         if self._depth and name == self._furniture:
             self._depth += 1
-        if "ole" not in tag:
-            return " "
-        if not self._state and regionmarkers.has_role_main(tag):
-            self._name, self._role_depth, self._state = name, 1, 1
-            return _ROLE_MAIN_START
-        if not self._depth and has_furniture_role(tag):
+        if "ole" in tag:
+            if not self._state and regionmarkers.has_role_main(tag):
+                self._name, self._role_depth, self._state = name, 1, 1
+                return _ROLE_MAIN_START
+            if not self._depth and has_furniture_role(tag):
+                self._furniture, self._depth = name, 1
+                return _ROLE_START
+        crumbs = self._crumbs and not self._depth and "rumb" in tag
+        if crumbs and name not in _WHOLE and is_breadcrumb(tag):
             self._furniture, self._depth = name, 1
             return _ROLE_START
         return " "
@@ -140,8 +206,10 @@ class Structure:
     def end(self, name: str) -> str:
         marker = _ENDS.get(name)
         if marker is not None:
+            if name == "article" and self._articles:
+                self._held.update(self._articles.pop())  # (what it holds closes with it)
             return marker
-        replaced = " "
+        replaced = self._holder_end(name) if name in self._held else " "
         if name == "main" and self._main:  # (every one: see start)
             self._main = 2
             replaced = _MAIN_END
@@ -155,6 +223,20 @@ class Structure:
             if not self._depth:
                 replaced = _ROLE_END if replaced == " " else replaced + _ROLE_END
         return replaced
+
+    def _holder_end(self, name: str) -> str:
+        """The end tag of a <div> or <section> (``name``): the end markers of the articles open
+        inside the element it closes, when one was opened before the innermost article (see
+        above); " " else, and for an end tag that closes nothing."""
+        held, articles = self._held, self._articles
+        if not held[name]:
+            return " "
+        closed = 0
+        while articles and articles[-1][name] >= held[name]:
+            held.update(articles.pop())
+            closed += 1
+        held[name] -= 1
+        return ARTICLE_END * closed if closed else " "
 
 
 def select(text: str, descriptions: Callable[[str], Iterable[str]], url: str, version: int) -> str:

@@ -59,7 +59,7 @@ def reduce_markup(
     for mark in (MARK_EDGE, *REGION_MARKS):
         if mark in text:
             text = text.replace(mark, " ")
-    first = in_order(text) if main else NOT_TEXT.sub(_flat_body, text)
+    first = in_order(text, version) if main else NOT_TEXT.sub(_flat_body, text)
     return _finished(_rest(first), main=main, url=url, version=version)
 
 
@@ -83,14 +83,15 @@ def _ignored(text: str, ignore: tuple[re.Pattern[str], ...]) -> str:
     return text
 
 
-def in_order(text: str) -> str:
+def in_order(text: str, version: int) -> str:
     """The first pass with ``main``: NOT_TEXT.sub with regionselect.Structure told each start
     and end tag in document order (its name lower-cased), which answers what it becomes: a
     marker where a main region or furniture starts or ends, else a space; an inline element's
-    tag nothing. (Issue 80 retired the speed twins of this pass, a split by tag names and a
-    reading line by line with a memo: at full size 0.85x to 1.19x its CPU, not the 1.5x a
-    second way of doing one job must earn.)"""
-    structure = regionselect.Structure()
+    tag nothing (``version``: the fingerprint's, which tells the furniture). (Issue 80 retired
+    the speed twins of this pass, a split by tag names and a reading line by line with a memo:
+    at full size 0.85x to 1.19x its CPU, not the 1.5x a second way of doing one job must
+    earn.)"""
+    structure = regionselect.Structure(version)
 
     def told(found: re.Match[str]) -> str:
         if found.start("inline") >= 0:

@@ -59,8 +59,11 @@ from typing import Final
 # description that is the page's text cut short adds nothing, whatever links that text holds:
 # a headline is the title's when one of the title's parts (a parenthesis a separator too)
 # stands in it word for word, as when it stands in the title (odoc's "Module X.Make" under
-# "Make (pkg.X.Make)": fingerprint.titleblock); the window an excerpt is looked for in is
-# counted in the text's letters and digits, not its marked characters (fingerprint.excerpts).
+# "Make (pkg.X.Make)": fingerprint.titleblock), and a breadcrumb (its aria-label, class or
+# itemtype) is navigation wherever it stands, and an article left open ends with the <div> or
+# <section> holding it (fingerprint.regionselect); the window an excerpt
+# is looked for in is counted in the text's letters and digits, not its marked characters
+# (fingerprint.excerpts).
 # Version 11 is no longer computable, its gates (``version >= 12``: structured data that counts
 # or places the page itself) gone.
 FINGERPRINT_VERSION: Final = 13
