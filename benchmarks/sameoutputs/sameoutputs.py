@@ -472,8 +472,11 @@ def _bucket_runs(moto: Moto, python: Path, site: Site, facts: Facts, work: Path,
     for name, bucket, more in (("13-why-bucket", "site", opts),
                                ("13-why-shards", "sharded", [*partitioned, *sharded])):  # fmt: skip
         whys = [
-            {"at": second, "argv": ["why", page, "--bucket", bucket, *s3[1:], *more],
-             "out": str(out / name / f"{n:02d}")}  # fmt: skip
+            {
+                "at": second,
+                "argv": ["why", page, "--bucket", bucket, *s3[1:], *more],
+                "out": str(out / name / f"{n:02d}"),
+            }
             for n, page in enumerate(facts.why[::BUCKET_WHY_EVERY])
         ]
         run(python, whys, script)
