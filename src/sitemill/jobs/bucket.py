@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
-from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Final, Protocol
 
@@ -72,8 +71,9 @@ class BucketWatch(Protocol):
 @dataclass(frozen=True, slots=True)
 class BucketAsked:
     """What a front end asks of a bucket run alone (RunAsked says the rest): a ``watch``
-    (BucketWatch) and a ``start`` already read (a partitioned state's pages in one, for one
-    pass over the whole listing: its state store is then not read)."""
+    (BucketWatch: the run then ends with its pages, its answer all it says; what follows is
+    the site's, not a page's) and a ``start`` already read (a partitioned state's pages in
+    one, for one pass over the whole listing: its state store is then not read)."""
 
     watch: BucketWatch | None = None
     start: Start | None = None
@@ -100,8 +100,9 @@ def _rebuild_once(
     robots = read_bucket_robots(client, site.bucket, root) if config.respect_robots_txt else None
     store = state_store or _BesideSitemaps(client, site, sink)
     start = alone.start or start_state(store, asked.previous, base_url=config.base_url)
-    for message in start.warnings:
-        log.warning("%s", message)
+    if watch is None:  # (a watched run's answer is all it says)
+        for message in start.warnings:
+            log.warning("%s", message)
     listing = Listing(config, list_objects(client, site.bucket, root), inventory)
     listed = ListedBefore(start, inventory.empty)  # (to tell what it removed)
     naming = BucketNaming(client, site, sink, inventory, config, start.state)
@@ -109,8 +110,13 @@ def _rebuild_once(
         robots, asked.progress, named=naming, on_dated=listed.note, outputs=asked.outputs
     )
     if watch is not None:
-        told = replace(told, on_page=watch.page, on_skip=watch.skip, on_dated=_both(listed, watch))
+        told = replace(
+            told, named=None, on_page=watch.page, on_skip=watch.skip, on_dated=watch.date
+        )
     report, knowledge = pass_listing(config, client, site, sink, start, listing, told)
+    if watch is not None:  # (what follows is the site's: its removed URLs, the takeover, the state)
+        watch.ran(start, knowledge, inventory, robots)
+        return report
     listed.classify(config, client, site, knowledge.remember, report)
     config = keep_style(config, report.url_style, knowledge.remember)  # (its URLs: keep)
     # Was the sitemap.xml replaced someone else's (a sync of a build folder)? Said once, on
@@ -130,17 +136,7 @@ def _rebuild_once(
         feature.keep(kept, report)
     if state_store is None or not sink.dry_run:  # the sink's own dry run writes nothing
         report.state_written = save_state(store, knowledge.remember, report.warnings)
-    if watch is not None:
-        watch.ran(start, knowledge, inventory, robots)
     return report
-
-
-def _both(listed: ListedBefore, watch: BucketWatch) -> Callable[[Page], None]:
-    def note(page: Page) -> None:
-        listed.note(page)
-        watch.date(page)
-
-    return note
 
 
 def _remember_users(naming: BucketNaming, remember: State, report: Report) -> None:
