@@ -179,5 +179,5 @@ def _reduce(
             [*report.result.written, *report.result.deleted],
             None,
         )
-    after_publishing(config, report, bucket_file_writer(run.client, run.site), outputs=run.outputs)
+    after_publishing(config, report, bucket_file_writer(run.client, run.site), run.asked)
     return result | summary_counts(report)  # (after sending: what was sent, what is pending)

@@ -43,7 +43,7 @@ def run_s3_command(
         asked = RunAsked(dry_run=args.dry_run, progress=progress, outputs=OUTPUTS)
         report = rebuild_site(config, s3, site, asked, partitioned)
     writer = bucket_file_writer(s3, site)
-    after_publishing(config, report, writer, outputs=OUTPUTS, dry_run=args.dry_run)
+    after_publishing(config, report, writer, asked)
     where = f"s3://{site.bucket}/{site.root}"
     if args.dry_run:
         print_preview(report, where, stdout)
