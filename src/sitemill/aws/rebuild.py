@@ -23,10 +23,10 @@ from sitemill.aws.events import Trigger
 from sitemill.config.model import Config
 from sitemill.jobs.afterpublish import after_publishing, bucket_file_writer
 from sitemill.jobs.bucket import BucketSite, build_bucket
+from sitemill.jobs.bucketsite import open_partitioned
 from sitemill.jobs.features import OUTPUTS
 from sitemill.report import Report, summary_counts
 from sitemill.scaleout.bucketrun import RunAsked, rebuild_site
-from sitemill.scaleout.partitionedstore import open_partitioned
 from sitemill.urls import site_root_path
 
 if TYPE_CHECKING:

@@ -16,9 +16,9 @@ from sitemill.cli._s3function import refuse_state_elsewhere
 from sitemill.config.model import Config
 from sitemill.errors import ConfigError
 from sitemill.jobs.afterpublish import after_publishing, bucket_file_writer
+from sitemill.jobs.bucketsite import open_partitioned
 from sitemill.jobs.features import OUTPUTS
 from sitemill.scaleout.bucketrun import RunAsked, rebuild_site
-from sitemill.scaleout.partitionedstore import open_partitioned
 
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
