@@ -7,7 +7,6 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Final, Protocol
 
-from sitemill.check.changes import remember_changes
 from sitemill.config.model import Config
 from sitemill.entries import SkipReason
 from sitemill.errors import ConflictError, SinkError
@@ -35,6 +34,7 @@ from sitemill.sources.s3 import (
     read_bucket_state,
 )
 from sitemill.state.model import State
+from sitemill.state.pending import remember_changes
 from sitemill.state.recall import Knowledge
 from sitemill.state.s3 import S3StateStore
 from sitemill.state.start import Start, missing_state_warning, save_state, start_state
