@@ -52,10 +52,9 @@ def child(endpoint: str, count: int) -> None:
     from sitemill.aws.clients import make_s3_client
     from sitemill.config.model import load_config
     from sitemill.jobs.asked import RunAsked
-    from sitemill.jobs.bucketsite import BucketSite
+    from sitemill.jobs.bucketsite import BucketSite, open_partitioned
     from sitemill.jobs.features import OUTPUTS
     from sitemill.scaleout.partitioned import RebuildOptions, rebuild_partitioned
-    from sitemill.scaleout.partitionedstore import open_partitioned
 
     real = full.list_objects
 

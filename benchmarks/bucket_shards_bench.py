@@ -72,10 +72,9 @@ def seed(endpoint: str, pages: int) -> str:
     """The bucket as a full rebuild leaves it; returns the key the deploy changes."""
     from sitemill.html.facts import ORDINARY_PAGE
     from sitemill.jobs.asked import RunAsked
-    from sitemill.jobs.bucketsite import BucketSite
+    from sitemill.jobs.bucketsite import BucketSite, open_partitioned
     from sitemill.jobs.features import OUTPUTS
     from sitemill.scaleout.partitioned import DEFAULT_THREADS
-    from sitemill.scaleout.partitionedstore import open_partitioned
     from sitemill.scaleout.shardcommit import head_live
     from sitemill.scaleout.shardfull import FullRun, rebuild_full
     from sitemill.scaleout.shardinputs import bucket_robots, inputs_fingerprint
@@ -113,10 +112,9 @@ def seed(endpoint: str, pages: int) -> str:
 def child(endpoint: str, pages: int, key: str) -> None:
     """One router run on ``key``: requests by kind, seconds, peak RSS (one JSON line)."""
     from sitemill.jobs.asked import RunAsked
-    from sitemill.jobs.bucketsite import BucketSite
+    from sitemill.jobs.bucketsite import BucketSite, open_partitioned
     from sitemill.jobs.features import OUTPUTS
     from sitemill.scaleout.partitioned import RebuildOptions, rebuild_partitioned
-    from sitemill.scaleout.partitionedstore import open_partitioned
 
     client, config = _client(endpoint), _config(pages)
     site = BucketSite(SITE.format(pages=pages))

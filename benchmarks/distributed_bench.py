@@ -93,12 +93,11 @@ def child(endpoint: str, stage: str, arguments: list[str]) -> None:
     from sitemill.aws.clients import make_s3_client
     from sitemill.config.model import load_config
     from sitemill.jobs.asked import RunAsked
-    from sitemill.jobs.bucketsite import BucketSite
+    from sitemill.jobs.bucketsite import BucketSite, open_partitioned
     from sitemill.jobs.features import OUTPUTS
     from sitemill.scaleout.distplan import DistributedRun, RunRequest, plan_run
     from sitemill.scaleout.distshard import render_item
     from sitemill.scaleout.distshuffle import fragment_listing, inventory_planner, shuffle_item
-    from sitemill.scaleout.partitionedstore import open_partitioned
     from sitemill.scaleout.runfiles import item_from_json
 
     client = make_s3_client(endpoint)

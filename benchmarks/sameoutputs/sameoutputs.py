@@ -47,6 +47,7 @@ ROOT = HERE.parent.parent
 RUNNER = HERE / "runner.py"
 DAY = 86400
 WHY_PAGES = 50
+BUCKET_WHY_EVERY = 5  # `why --bucket` on every fifth of those pages, in each bucket
 UPLOAD_LIMIT = 2 * 1024 * 1024  # objects larger than this are left out of the buckets (both sides)
 INDEXNOW_KEY = "5a3e0c1d2b4f6a7c8e9d0b1a2c3d4e5f"
 EDIT = b"<p>sameoutputs: a paragraph added by the harness's commit.</p>"
@@ -466,6 +467,23 @@ def _bucket_runs(moto: Moto, python: Path, site: Site, facts: Facts, work: Path,
     moto.change("site", site.pristine, facts.change)
     moto.change("sharded", site.pristine, facts.change)
     step("13-s3-dry-run", second, {"argv": [*s3, "--bucket", "site", *opts, "--dry-run"]})
+    # `why --bucket` on a fifth of the folder's pages, from each bucket's state (the partitioned
+    # one too) before the second run: the bucket run dry, one process for all.
+    for name, bucket, more in (("13-why-bucket", "site", opts),
+                               ("13-why-shards", "sharded", [*partitioned, *sharded])):  # fmt: skip
+        whys = [
+            {
+                "at": second,
+                "argv": ["why", page, "--bucket", bucket, *s3[1:], *more],
+                "out": str(out / name / f"{n:02d}"),
+            }
+            for n, page in enumerate(facts.why[::BUCKET_WHY_EVERY])
+        ]
+        run(python, whys, script)
+        moto.snapshot(out / name / "objects")
+        for done in (out / name).iterdir():
+            if done.name != "objects":
+                normalise(done, moto.port)
     step("14-s3", second, {"argv": [*s3, "--bucket", "site", *opts]})
     step("15-s3-shards", second, {"argv": [*s3, "--bucket", "sharded", *partitioned, *sharded]})
     env = {"SITEMILL_BUCKET": "sharded", "SITEMILL_STATE": state, "SITEMILL_SHARDS": "on",

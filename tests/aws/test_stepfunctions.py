@@ -30,10 +30,9 @@ from sitemill.aws import steps
 from sitemill.aws.handler import handle
 from sitemill.config.model import load_config
 from sitemill.errors import IncompleteRunError, SourceError
-from sitemill.jobs.bucketsite import BucketSite
+from sitemill.jobs.bucketsite import BucketSite, open_partitioned
 from sitemill.scaleout.distplan import RunRequest
 from sitemill.scaleout.executor import LocalExecutor, StepFunctionsExecutor, next_run_name
-from sitemill.scaleout.partitionedstore import open_partitioned
 from xsd import assert_xsd_valid
 
 pytestmark = pytest.mark.heavy  # (run first: tests/conftest.py)

@@ -296,7 +296,7 @@ def test_why_bucket_lists_pages_as_the_run_does() -> None:
     import ast
     from pathlib import Path
 
-    import sitemill.commands.whybucket as module
+    import sitemill.jobs.bucket as module  # (the run `why --bucket` runs dry)
 
     tree = ast.parse(Path(module.__file__).read_text(encoding="utf-8"))
     called = {
@@ -306,3 +306,13 @@ def test_why_bucket_lists_pages_as_the_run_does() -> None:
     }
     assert "pass_listing" in called
     assert not called & {"bucket_pages", "head_reader", "bucket_pass"}
+
+
+def test_why_bucket_is_the_bucket_run_dry() -> None:
+    """`why --bucket` runs the bucket run itself (jobs.bucket.build_bucket, dry: issue 80), as
+    `diff` does, and no pass of its own."""
+    from sitemill.commands.whybucket import explain_bucket_page
+
+    names = set(explain_bucket_page.__code__.co_names)  # (the globals it calls)
+    assert "build_bucket" in names
+    assert not names & {"pass_listing", "start_state", "read_bucket_robots", "list_objects"}

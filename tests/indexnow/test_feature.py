@@ -98,7 +98,7 @@ def test_a_tree_run_hands_each_listed_feature_its_state_before_saving_it(tmp_pat
     assert kept is not None and kept.first_run and kept.public  # (beside the sitemaps)
     assert set(kept.keep.pages) == {"a.html", "b.html"}
     assert _pending(site) == {"a.html": "added", "b.html": "added"}  # (what it kept is saved)
-    after_publishing(config, report, None, outputs=(feature,), dry_run=True)
+    after_publishing(config, report, None, RunAsked((feature,), dry_run=True))
     assert feature.told == [(False, True)]
 
 
@@ -129,8 +129,8 @@ def test_the_key_file_is_written_once_the_run_has_published(tmp_path: Path) -> N
         calls.append((name, data))
         return True
 
-    after_publishing(config, report, write_file, outputs=OUTPUTS, dry_run=True)
-    after_publishing(config, report, write_file, outputs=())
+    after_publishing(config, report, write_file, RunAsked(OUTPUTS, dry_run=True))
+    after_publishing(config, report, write_file, RunAsked(()))
     assert calls == []  # (a dry run, an empty list: nothing written)
-    after_publishing(config, report, write_file, outputs=OUTPUTS)
+    after_publishing(config, report, write_file, RunAsked(OUTPUTS))
     assert calls == [(f"{KEY}.txt", KEY.encode())]

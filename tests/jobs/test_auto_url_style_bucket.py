@@ -13,8 +13,8 @@ from outputlist import rebuild_bucket, rebuild_partitioned
 from s3util import BUCKET, live_files, make_config, moto_bucket
 from sitemill.filenames.outputs import STATE_NAME
 from sitemill.jobs.bucket import BucketSite
+from sitemill.jobs.bucketsite import open_partitioned
 from sitemill.report import Report, shards_line
-from sitemill.scaleout.partitionedstore import open_partitioned
 from sitemill.state.parse import parse_state
 from sitemill.urls import UrlStyle
 from sitemill.urlstyle import StyleDecision

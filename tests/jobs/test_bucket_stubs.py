@@ -29,10 +29,10 @@ from sitemill.entries import SkipReason
 from sitemill.filenames.outputs import STATE_NAME
 from sitemill.html.facts import PageFacts
 from sitemill.jobs.bucket import BucketSite
+from sitemill.jobs.bucketsite import open_partitioned, partitioned_prefix
 from sitemill.report import Report
 from sitemill.scaleout.distplan import RunRequest
 from sitemill.scaleout.executor import LocalExecutor
-from sitemill.scaleout.partitionedstore import open_partitioned, partitioned_prefix
 from sitemill.state.model import State
 from sitemill.state.parse import parse_state
 from sitemill.state.partitioned import PartitionedStore

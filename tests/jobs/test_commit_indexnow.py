@@ -19,11 +19,11 @@ from sitemill.config.model import Config
 from sitemill.errors import SitemillError
 from sitemill.indexnow.pending import ObjectPending
 from sitemill.jobs.bucket import BucketSite
+from sitemill.jobs.bucketsite import open_partitioned
 from sitemill.scaleout.distplan import RunRequest, plan_run
 from sitemill.scaleout.distreduce import reduce_run
 from sitemill.scaleout.distshard import item_objects, render_item
 from sitemill.scaleout.executor import LocalExecutor
-from sitemill.scaleout.partitionedstore import open_partitioned
 from sitemill.scaleout.runfiles import item_from_json
 from sitemill.state.partitioned import PartitionedStore
 

@@ -24,6 +24,7 @@ from s3util import BUCKET, make_config, moto_bucket, put_pages
 from sitemill.config.model import Config, load_config
 from sitemill.filenames.outputs import STATE_NAME, stored_digest
 from sitemill.jobs.bucket import BucketSite
+from sitemill.jobs.bucketsite import partitioned_prefix
 from sitemill.lastmod.fingerprint.digest import (
     EARLIER_VERSIONS,
     FINGERPRINT_VERSION,
@@ -31,7 +32,6 @@ from sitemill.lastmod.fingerprint.digest import (
 )
 from sitemill.protocol import Precision, lastmod_from_timestamp
 from sitemill.report import Report
-from sitemill.scaleout.partitionedstore import partitioned_prefix
 from sitemill.scaleout.shardfull import merged_states
 from sitemill.sinks import LocalDirSink
 from sitemill.state.model import State

@@ -23,12 +23,11 @@ import inventoryutil
 from outputlist import DistributedRun
 from s3util import BASE, PAGE, make_config, moto_bucket
 from sitemill.errors import IncompleteRunError, InventoryError, StateError
-from sitemill.jobs.bucketsite import BucketSite
+from sitemill.jobs.bucketsite import BucketSite, open_partitioned
 from sitemill.scaleout import _distfragments as distfragments
 from sitemill.scaleout.distplan import RunRequest, plan_run
 from sitemill.scaleout.distshuffle import fragment_listing, inventory_planner, shuffle_item
 from sitemill.scaleout.executor import LocalExecutor
-from sitemill.scaleout.partitionedstore import open_partitioned
 from sitemill.scaleout.runfiles import Item, item_from_json
 from xsd import assert_xsd_valid
 

@@ -20,10 +20,10 @@ from outputlist import rebuild_bucket, rebuild_partitioned
 from s3util import BUCKET, Requests, make_config, moto_bucket
 from sitemill.filenames.outputs import STATE_NAME
 from sitemill.jobs.bucket import BucketSite
+from sitemill.jobs.bucketsite import partitioned_prefix
 from sitemill.lastmod.fingerprint.digest import file_url, reduce_html
 from sitemill.lastmod.fingerprint.resemblance import sketch_text
 from sitemill.report import Report
-from sitemill.scaleout.partitionedstore import partitioned_prefix
 from sitemill.state.model import dump_document
 from sitemill.state.partitioned import PartitionedStore
 from sitemill.state.shardstate import parse_shard_state

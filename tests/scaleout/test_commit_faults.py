@@ -36,10 +36,10 @@ from s3util import BASE, BUCKET, PAGE, Objects, make_config, objects_of, put_bac
 from sitemill.config.model import Config, load_config
 from sitemill.errors import IncompleteRunError, SitemillError
 from sitemill.jobs.bucket import BucketSite
+from sitemill.jobs.bucketsite import open_partitioned
 from sitemill.report import Report
 from sitemill.scaleout.distplan import RunRequest
 from sitemill.scaleout.executor import LocalExecutor
-from sitemill.scaleout.partitionedstore import open_partitioned
 
 pytestmark = pytest.mark.heavy  # (run first: tests/conftest.py)
 

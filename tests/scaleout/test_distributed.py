@@ -21,13 +21,12 @@ from outputlist import DistributedRun, RebuildOptions, rebuild_partitioned
 from s3util import BASE, PAGE, live_files, make_config, moto_bucket
 from sitemill.config.model import Config
 from sitemill.errors import ConfigError, IncompleteRunError, InventoryError, StateError
-from sitemill.jobs.bucketsite import BucketSite
+from sitemill.jobs.bucketsite import BucketSite, open_partitioned
 from sitemill.scaleout.distplan import RunRequest, plan_run
 from sitemill.scaleout.distreduce import reduce_run
 from sitemill.scaleout.distshard import range_listing, render_item
 from sitemill.scaleout.distshuffle import fragment_listing, inventory_planner, shuffle_item
 from sitemill.scaleout.executor import LocalExecutor, run_name
-from sitemill.scaleout.partitionedstore import open_partitioned
 from sitemill.scaleout.runfiles import Item, item_from_json, item_to_json
 from xsd import assert_xsd_valid
 

@@ -33,8 +33,8 @@ from s3util import (
 from sitemill.config.model import Config
 from sitemill.errors import SitemillError
 from sitemill.jobs.bucket import BucketSite
+from sitemill.jobs.bucketsite import open_partitioned, partitioned_prefix
 from sitemill.report import shards_line, summary_counts
-from sitemill.scaleout.partitionedstore import open_partitioned, partitioned_prefix
 from sitemill.scaleout.shardcommit import head_live
 from sitemill.scaleout.shardfull import rebuild_full
 from sitemill.scaleout.shardinputs import bucket_robots, inputs_fingerprint

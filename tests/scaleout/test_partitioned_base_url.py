@@ -15,8 +15,8 @@ from outputlist import rebuild_partitioned
 from s3util import BUCKET, make_config, moto_bucket, put_pages
 from sitemill.config.model import Config
 from sitemill.jobs.bucket import BucketSite
+from sitemill.jobs.bucketsite import open_partitioned
 from sitemill.report import Report
-from sitemill.scaleout.partitionedstore import open_partitioned
 
 STATE_BUCKET = "sitemill-state-bucket"
 MANIFEST = "site/sitemill-state/index-state.json"

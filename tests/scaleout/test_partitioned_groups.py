@@ -18,8 +18,8 @@ from outputlist import rebuild_partitioned
 from s3util import BASE, BUCKET, live_files, moto_bucket, put_pages, upload
 from sitemill.config.model import Config, load_config
 from sitemill.jobs.bucket import BucketSite
+from sitemill.jobs.bucketsite import partitioned_prefix
 from sitemill.report import Report, shards_line
-from sitemill.scaleout.partitionedstore import partitioned_prefix
 from sitemill.shards.manifest import DELETE_AFTER
 from sitemill.state.partitioned import PartitionedStore
 from xsd import assert_xsd_valid

@@ -17,10 +17,10 @@ from s3util import BUCKET, make_config, moto_bucket, put_pages
 from sitemill.config.model import Config
 from sitemill.jobs import bucketpass
 from sitemill.jobs.bucket import BucketSite
+from sitemill.jobs.bucketsite import open_partitioned, partitioned_prefix
 from sitemill.protocol import Precision, format_lastmod
 from sitemill.scaleout.distplan import RunRequest
 from sitemill.scaleout.executor import LocalExecutor
-from sitemill.scaleout.partitionedstore import open_partitioned, partitioned_prefix
 from sitemill.state.partitioned import PartitionedStore
 from xsd import assert_xsd_valid
 

@@ -19,9 +19,9 @@ from outputlist import DistributedRun, rebuild_partitioned
 from s3util import BASE, BUCKET, USER_SITEMAP, astro_site, moto_bucket, put_pages
 from sitemill.config.model import Config
 from sitemill.jobs.bucket import BucketSite
+from sitemill.jobs.bucketsite import open_partitioned
 from sitemill.scaleout.distplan import RunRequest
 from sitemill.scaleout.executor import LocalExecutor
-from sitemill.scaleout.partitionedstore import open_partitioned
 from xsd import assert_xsd_valid
 
 SHOP = "https://shop.example.net/sitemap.xml"

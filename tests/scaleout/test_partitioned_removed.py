@@ -20,10 +20,10 @@ from outputlist import DistributedRun, RebuildOptions, rebuild_partitioned
 from s3util import BASE, BUCKET, Objects, make_config, objects_of, put_back, words_page
 from sitemill.errors import SitemillError
 from sitemill.jobs.bucket import BucketSite
+from sitemill.jobs.bucketsite import open_partitioned
 from sitemill.report import Report
 from sitemill.scaleout.distplan import RunRequest
 from sitemill.scaleout.executor import LocalExecutor
-from sitemill.scaleout.partitionedstore import open_partitioned
 from sitemill.state.partitioned import MAX_REMOVED_CHARS, keep_removed
 from sitemill.state.removedurls import RemovedUrl
 

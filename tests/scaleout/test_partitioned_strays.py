@@ -19,8 +19,8 @@ from s3util import BUCKET, make_config, moto_bucket, put_pages, upload
 from sitemill.config.model import Config
 from sitemill.filenames.outputs import stored_digest
 from sitemill.jobs.bucket import BucketSite
+from sitemill.jobs.bucketsite import partitioned_prefix
 from sitemill.report import Report
-from sitemill.scaleout.partitionedstore import partitioned_prefix
 from sitemill.shards.manifest import DELETE_AFTER, child_version
 from sitemill.state.partitioned import PartitionedStore
 

@@ -17,7 +17,7 @@ from outputlist import rebuild_partitioned
 from s3util import BUCKET, make_config, moto_bucket
 from sitemill.config.model import Config
 from sitemill.jobs.bucket import BucketSite
-from sitemill.scaleout.partitionedstore import partitioned_prefix
+from sitemill.jobs.bucketsite import partitioned_prefix
 from sitemill.state.partitioned import PartitionedStore
 
 STATE_BUCKET = "state-bucket"

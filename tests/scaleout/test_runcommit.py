@@ -17,11 +17,10 @@ from s3util import BUCKET, STATE_BUCKET, make_config, moto_bucket
 from sitemill.config.model import Config
 from sitemill.errors import ConflictError
 from sitemill.filenames.outputs import stored_digest
-from sitemill.jobs.bucketsite import BucketSite
+from sitemill.jobs.bucketsite import BucketSite, open_partitioned
 from sitemill.outputs import OutputFeature
 from sitemill.report import WriteResult
 from sitemill.scaleout._runcommit import RunCommit, commit_run
-from sitemill.scaleout.partitionedstore import open_partitioned
 from sitemill.scaleout.shardcommit import head_live
 from sitemill.shards.partition import Part
 from sitemill.shards.plan import Plan, shard_id

@@ -16,9 +16,9 @@ from s3util import BASE, BUCKET, live_files, make_config, moto_bucket, put_pages
 from sitemill.config.model import Config
 from sitemill.entries import Entry
 from sitemill.jobs.bucket import BucketSite
+from sitemill.jobs.bucketsite import open_partitioned
 from sitemill.render.renderer import Renderer
 from sitemill.report import Report
-from sitemill.scaleout.partitionedstore import open_partitioned
 from sitemill.shards.cuts import CutRule
 from sitemill.shards.layout import render_shards, sorted_entries
 from sitemill.shards.plan import Order

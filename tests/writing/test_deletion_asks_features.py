@@ -103,8 +103,8 @@ def test_a_sharded_commit_keeps_a_file_a_listed_feature_disowns(s3: Any) -> None
     """The entry a sharded site's index replaces (its one sitemap.txt, proven by the MD5 the
     manifest holds) is deleted after the commit only when no listed feature disowns it."""
     from outputlist import RebuildOptions
+    from sitemill.jobs.bucketsite import open_partitioned
     from sitemill.scaleout.partitioned import rebuild_partitioned
-    from sitemill.scaleout.partitionedstore import open_partitioned
 
     s3.create_bucket(Bucket=STATE_BUCKET)
     claims = _Claims("sitemap.txt")

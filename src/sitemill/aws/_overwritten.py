@@ -22,8 +22,7 @@ from sitemill.aws._selection import Selection
 from sitemill.config.model import Config, OutputFormat
 from sitemill.errors import SitemillError, SourceError
 from sitemill.filenames.outputs import ENTRY_TXT, ENTRY_XML, read_limit, stored_digest
-from sitemill.jobs.bucketsite import BucketSite
-from sitemill.scaleout.partitionedstore import open_partitioned
+from sitemill.jobs.bucketsite import BucketSite, open_partitioned
 from sitemill.sources.s3 import describe_error, is_not_found, read_bucket_state, read_object
 from sitemill.state.parse import parse_state
 from sitemill.state.partitioned import PartitionedStore

@@ -15,11 +15,9 @@ from typing import Any, Final
 
 from sitemill.aws._command import CommandInputs, ManualCommand, read_keys
 from sitemill.check.run import CheckOptions
-from sitemill.commands.check import Checked, check_record
+from sitemill.commands.check import Checked, check_bucket
 from sitemill.errors import EventError
-from sitemill.indexnow.pending import PENDING_PLACES
 from sitemill.jobs.features import OUTPUTS
-from sitemill.scaleout.bucketrecord import bucket_record
 from sitemill.web.livesite import Limits
 
 log = logging.getLogger(__name__)
@@ -39,10 +37,8 @@ def _limits(context: object) -> Limits:
 
 def _answer(command: CommandInputs, every: bool, context: object) -> dict[str, Any]:
     settings, config, bucket = command.settings, command.config, command.bucket
-    record = bucket_record(config, command.client, settings.site.site(bucket), PENDING_PLACES)
-    checked = check_record(
-        config, record, CheckOptions(every=every, outputs=OUTPUTS), _limits(context)
-    )
+    site, options = settings.site.site(bucket), CheckOptions(every=every, outputs=OUTPUTS)
+    checked = check_bucket(config, command.client, site, options, _limits(context))
     found = {"bucket": bucket, **_report(checked, settings.distribution_id)}
     log.info("%s", json.dumps({key: found[key] for key in found if key != "problems"}))
     return found

@@ -20,10 +20,9 @@ from sitemill.commands.diff import BucketDiff, diff_bucket, found_diff
 from sitemill.config.model import Config
 from sitemill.diff.model import diff_to_json
 from sitemill.errors import DiffError
-from sitemill.jobs.bucketsite import BucketSite
+from sitemill.jobs.bucketsite import BucketSite, open_partitioned
 from sitemill.jobs.features import OUTPUTS
 from sitemill.scaleout.bucketrun import RunAsked, rebuild_site
-from sitemill.scaleout.partitionedstore import open_partitioned
 from sitemill.state.previous import open_previous
 from sitemill.state.store import open_state_store
 

@@ -7,7 +7,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
@@ -23,10 +23,10 @@ from sitemill.aws.events import Trigger
 from sitemill.config.model import Config
 from sitemill.jobs.afterpublish import after_publishing, bucket_file_writer
 from sitemill.jobs.bucket import BucketSite, build_bucket
+from sitemill.jobs.bucketsite import open_partitioned
 from sitemill.jobs.features import OUTPUTS
 from sitemill.report import Report, summary_counts
 from sitemill.scaleout.bucketrun import RunAsked, rebuild_site
-from sitemill.scaleout.partitionedstore import open_partitioned
 from sitemill.urls import site_root_path
 
 if TYPE_CHECKING:
@@ -51,7 +51,14 @@ def rebuild_chosen(
     distribute = None
     if settings.state_machine is not None:  # (the stack's distributed rebuild)
         distribute = Distributor(settings.state_machine, site, trigger.message_ids, states)
-    report = _rebuild(config, client, site, trigger, selection, distribute)
+    asked = RunAsked(
+        changed=None if trigger.rebuild else selection.paths,
+        deleted=[*selection.own_deleted, *selection.own_replaced],
+        dry_run=trigger.dry_run,
+        distribute=distribute,
+        outputs=OUTPUTS,
+    )
+    report = _rebuild(config, client, site, asked)
     if report.execution is not None:
         return started_answer(report, distribute.why if distribute else "")
     result = summary_counts(report, dry_run=trigger.dry_run)
@@ -77,34 +84,20 @@ def rebuild_chosen(
             request_id,
         )
     # The pages are live once uploaded, the sitemaps once invalidated: now announce.
-    after_publishing(
-        config, report, bucket_file_writer(client, site), outputs=OUTPUTS, dry_run=trigger.dry_run
-    )
+    after_publishing(config, report, bucket_file_writer(client, site), asked)
     if report.indexnow is not None:
         result["indexnow"] = report.indexnow.counts()
     return result
 
 
-def _rebuild(
-    config: Config,
-    client: S3Client,
-    site: BucketSite,
-    trigger: Trigger,
-    selection: Selection,
-    distribute: Callable[[str], str] | None,
-) -> Report:
-    """The rebuild the trigger asks for. SITEMILL_STATE (the stack's private state bucket) is
-    read and written with this client; partitioned there when the sitemaps may be shards:
-    then the changed keys go to their shards (docs/s3-lambda.md, Sharded buckets). A deletion
-    of sitemill's own file, or its replacement by other bytes, is a full rebuild when the
-    manifest names it (the router tells); its own retired files' deletions change nothing."""
-    asked = RunAsked(
-        changed=None if trigger.rebuild else selection.paths,
-        deleted=[*selection.own_deleted, *selection.own_replaced],
-        dry_run=trigger.dry_run,
-        distribute=distribute,
-        outputs=OUTPUTS,
-    )
+def _rebuild(config: Config, client: S3Client, site: BucketSite, asked: RunAsked) -> Report:
+    """The rebuild the trigger ``asked`` for (its changed keys, sitemill's own files deleted
+    or replaced, a dry run, a distributed rebuild to start). SITEMILL_STATE (the stack's
+    private state bucket) is read and written with this client; partitioned there when the
+    sitemaps may be shards: then the changed keys go to their shards (docs/s3-lambda.md,
+    Sharded buckets). A deletion of sitemill's own file, or its replacement by other bytes, is
+    a full rebuild when the manifest names it (the router tells); its own retired files'
+    deletions change nothing."""
     partitioned = open_partitioned(config, client, site)
     # (the bucket job by this module's name for it, which a test may wrap to count the rebuilds)
     return rebuild_site(config, client, site, asked, partitioned, job=build_bucket)

@@ -23,12 +23,12 @@ from sitemill.config.model import load_config
 from sitemill.errors import ConfigError, SitemillError
 from sitemill.jobs.afterpublish import after_publishing, bucket_file_writer
 from sitemill.jobs.asked import RunAsked
+from sitemill.jobs.bucketsite import open_partitioned
 from sitemill.jobs.features import OUTPUTS
 from sitemill.report import summary_counts
 from sitemill.scaleout.distplan import DistributedRun, RunRequest, plan_run
 from sitemill.scaleout.distreduce import reduce_run
 from sitemill.scaleout.distshard import item_objects, render_item
-from sitemill.scaleout.partitionedstore import open_partitioned
 from sitemill.scaleout.runfiles import item_from_json
 from sitemill.scaleout.shardinputs import bucket_robots
 from sitemill.urls import site_root_path
@@ -179,5 +179,5 @@ def _reduce(
             [*report.result.written, *report.result.deleted],
             None,
         )
-    after_publishing(config, report, bucket_file_writer(run.client, run.site), outputs=run.outputs)
+    after_publishing(config, report, bucket_file_writer(run.client, run.site), run.asked)
     return result | summary_counts(report)  # (after sending: what was sent, what is pending)

@@ -77,12 +77,9 @@ def run_check_command(args: argparse.Namespace, env: dict[str, str]) -> int:
     limits = Limits(args.concurrency, min(10.0, args.timeout), args.timeout, args.deadline)
     client = partial(s3_client, args.endpoint_url)
     if args.bucket:
-        from sitemill.commands.check import check_record
-        from sitemill.indexnow.pending import PENDING_PLACES
-        from sitemill.scaleout.bucketrecord import bucket_record
+        from sitemill.commands.check import check_bucket
 
-        record = bucket_record(config, client(), record_site(args, env), PENDING_PLACES)
-        checked = check_record(config, record, options, limits)
+        checked = check_bucket(config, client(), record_site(args, env), options, limits)
     else:
         from sitemill.commands.adapters import check_folder
 
@@ -161,7 +158,6 @@ def _pending_store(
 
         out = args.out or args.site_dir
         return folder_pending(config, args.site_dir, out, s3_client=s3_client)
-    from sitemill.indexnow.pending import PENDING_PLACES
-    from sitemill.scaleout.bucketrecord import bucket_pending
+    from sitemill.commands.check import bucket_pending
 
-    return bucket_pending(config, s3_client(), record_site(args, env), PENDING_PLACES)
+    return bucket_pending(config, s3_client(), record_site(args, env))

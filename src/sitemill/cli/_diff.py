@@ -153,13 +153,12 @@ def run_dry_build(args: argparse.Namespace, config: Config, site_dir: str, out_d
 
     against = open_builds_state(config, Path(out_dir))
     with live_line(sys.stderr, quiet=args.quiet) as line:
+        asked = RunAsked(OUTPUTS, line if line.active else None, dry_run=True)
         preview = preview_tree(
-            config, Path(site_dir), LocalDirSink(Path(out_dir)), against,
-            RunAsked(OUTPUTS, line if line.active else None), output_dir=Path(out_dir),
+            config, Path(site_dir), LocalDirSink(Path(out_dir)), against, asked,
+            output_dir=Path(out_dir),
         )  # fmt: skip
-    after_publishing(
-        config, preview.report, None, outputs=OUTPUTS, dry_run=True
-    )  # (what it would send)
+    after_publishing(config, preview.report, None, asked)  # (what it would send)
     if not args.quiet:
         store = open_state_store(config, s3_client=s3_client)
         kept_at = store.where if store is not None else str(Path(out_dir) / STATE_NAME)

@@ -16,9 +16,9 @@ from sitemill.cli._s3function import refuse_state_elsewhere
 from sitemill.config.model import Config
 from sitemill.errors import ConfigError
 from sitemill.jobs.afterpublish import after_publishing, bucket_file_writer
+from sitemill.jobs.bucketsite import open_partitioned
 from sitemill.jobs.features import OUTPUTS
 from sitemill.scaleout.bucketrun import RunAsked, rebuild_site
-from sitemill.scaleout.partitionedstore import open_partitioned
 
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
@@ -43,7 +43,7 @@ def run_s3_command(
         asked = RunAsked(dry_run=args.dry_run, progress=progress, outputs=OUTPUTS)
         report = rebuild_site(config, s3, site, asked, partitioned)
     writer = bucket_file_writer(s3, site)
-    after_publishing(config, report, writer, outputs=OUTPUTS, dry_run=args.dry_run)
+    after_publishing(config, report, writer, asked)
     where = f"s3://{site.bucket}/{site.root}"
     if args.dry_run:
         print_preview(report, where, stdout)

@@ -16,8 +16,7 @@ from sitemill.aws.clients import function_environment
 from sitemill.config.model import Config
 from sitemill.errors import ConfigError, SitemillError
 from sitemill.filenames.outputs import ENTRY_XML, STATE_NAME
-from sitemill.jobs.bucketsite import BucketSite
-from sitemill.scaleout.partitionedstore import partitioned_prefix
+from sitemill.jobs.bucketsite import BucketSite, partitioned_prefix
 from sitemill.sources.s3 import describe_error, read_object
 from sitemill.state.s3 import parse_s3_location
 

@@ -127,7 +127,7 @@ def _run_build(args: argparse.Namespace, env: dict[str, str]) -> int:
         progress = line if line.active else None  # (none shown: the pages read in fewer chunks)
         asked = RunAsked(OUTPUTS, progress, state_store=state_store, previous=previous)
         report = build_tree(config, site_dir, LocalDirSink(out_dir), asked, output_dir=out_dir)
-    after_publishing(config, report, folder_writer(LocalDirSink(out_dir)), outputs=OUTPUTS)
+    after_publishing(config, report, folder_writer(LocalDirSink(out_dir)), asked)
     if not args.quiet:
         print_report(report, str(out_dir), sys.stdout)
     return 0

@@ -3,10 +3,10 @@
 # inputs, an event) and say its outcome in their own (text lines; annotations and a job summary; a
 # JSON answer). Between the two they do the same, written here once: where the record a folder's
 # `check` or `indexnow` reads is kept (the state where ``state`` keeps it, else beside the
-# sitemaps), the run, and the exit its outcome gives. A bucket's record is the wing's
-# (scaleout.bucketrecord), which only the front ends import; the output features are theirs too
-# (sitemill.jobs.features: the core names none). Each run's module is imported when it is called:
-# the CLI's parser and `sitemill validate` load none of them.
+# sitemaps), the run, and the exit its outcome gives. A bucket's record is read by the check
+# job's door (commands.check: check_bucket, bucket_pending), whatever keeps it; the output features
+# are the front ends' (sitemill.jobs.features: the core names none). Each run's module is imported
+# when it is called: the CLI's parser and `sitemill validate` load none of them.
 
 from __future__ import annotations
 

@@ -2,12 +2,19 @@
 # Reads the record the build kept (its state, and the sitemap files in the output folder or the
 # digests in the bucket), checks the live site against it (sitemill.check.run), and hands IndexNow
 # only the pending URLs that passed: the rest stay pending, as a failed send leaves them.
+# A bucket's record is read here for every front end (the CLI's `check --bucket` and `indexnow
+# --bucket`, the Lambda's check): its state names the digests of the sitemap files it published;
+# a partitioned one (a sharded site, sitemill.scaleout) holds them in its manifest, its pages in
+# the shard states the manifest names, read one at a time, and the URLs the last run that removed
+# any removed, in the manifest too (state.partitioned: never beside the sitemaps); IndexNow's
+# pending URLs are in the state, or in an object of their own beside a partitioned one.
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from sitemill.check.problems import CheckReport
 from sitemill.check.published import Published, published_from
@@ -17,13 +24,19 @@ from sitemill.errors import SourceError
 from sitemill.filenames.groupnames import known_groups
 from sitemill.filenames.outputs import STATE_NAME, is_sitemap_file, read_limit, stored_digest
 from sitemill.indexnow.outcome import IndexNowOutcome, PendingStore
-from sitemill.indexnow.pending import tree_pending
+from sitemill.indexnow.pending import ObjectPending, StatePending, tree_pending
 from sitemill.indexnow.run import deliver, pending_outcome
+from sitemill.jobs.bucketsite import BucketSite, open_partitioned
 from sitemill.safefs import read_regular
 from sitemill.state.model import State
-from sitemill.state.store import SinkStateStore, StateStore
+from sitemill.state.store import SinkStateStore, StateStore, open_state_store
 from sitemill.urls import url_origin
 from sitemill.web.livesite import Limits, LiveSite
+
+if TYPE_CHECKING:
+    from mypy_boto3_s3 import S3Client
+
+    from sitemill.state.partitioned import PartitionedStore
 
 NO_STATE = (
     "no sitemill state at {where}: `sitemill check` compares the live site with what the "
@@ -71,18 +84,86 @@ def check_tree(
     return _checked(config, published, pending if announce else None, options, site)
 
 
-def check_record(
-    config: Config,
-    record: tuple[State, dict[str, str], PendingStore],
-    options: CheckOptions,
-    limits: Limits,
+def check_bucket(
+    config: Config, client: S3Client, site: BucketSite, options: CheckOptions, limits: Limits
 ) -> Checked:
-    """Check the live site against a record a front-end read (a bucket's:
-    sitemill.scaleout.bucketrecord): the state, the sitemap files' digests, the pending."""
-    state, sitemaps, pending = record
+    """Check the live site against what the bucket's last run published (its state, its
+    sitemap files' digests), then send the pending URLs that passed."""
+    state, sitemaps, pending = _bucket_record(config, client, site)
     published = published_from(config, state, sitemaps, pending.read())
-    site = LiveSite(frozenset({url_origin(config.base_url)}), limits)
-    return _checked(config, published, pending, options, site)
+    live = LiveSite(frozenset({url_origin(config.base_url)}), limits)
+    return _checked(config, published, pending, options, live)
+
+
+NO_RECORD = (
+    "no sitemill state for s3://{where}: `sitemill check` compares the live site with what "
+    "the last run published (run `sitemill s3` or the Lambda first, with the same `state`)"
+)
+
+
+def _bucket_record(
+    config: Config, client: S3Client, site: BucketSite
+) -> tuple[State, dict[str, str], PendingStore]:
+    """The state of the bucket's last build, its sitemap files' digests by name, and where
+    its pending URLs are."""
+    partitioned = open_partitioned(config, client, site)
+    if partitioned is not None:
+        state, digests = _partitioned_record(partitioned, site)
+        return state, digests, ObjectPending(partitioned.pending_store())
+    pending = _one_object_pending(config, client, site)
+    found = pending.state()
+    if found is None:
+        said = NO_RECORD.format(where=f"{site.bucket}/{site.root}")
+        raise SourceError(said if config.state else said + _stack_state(site))
+    return found, found.digests, pending
+
+
+def _stack_state(site: BucketSite) -> str:
+    """Where the S3 stack (infra/template.yaml) keeps the state it names, as the flag to pass:
+    in its own state bucket, never beside the sitemaps."""
+    return (
+        f"; the S3 stack keeps its state in its own bucket (its StateBucketName output): "
+        f"pass --state s3://<StateBucketName>/{site.bucket}/{site.root}{STATE_NAME}"
+    )
+
+
+def bucket_pending(config: Config, client: S3Client, site: BucketSite) -> PendingStore:
+    """Where the bucket's last run keeps its pending URLs (`sitemill indexnow --bucket`)."""
+    partitioned = open_partitioned(config, client, site)
+    if partitioned is not None:
+        return ObjectPending(partitioned.pending_store())
+    return _one_object_pending(config, client, site)
+
+
+def _one_object_pending(config: Config, client: S3Client, site: BucketSite) -> StatePending:
+    from sitemill.jobs.bucket import state_again  # (boto's: the Action has no S3 extra)
+
+    store, public = state_again(client, site, open_state_store(config, s3_client=lambda: client))
+    return StatePending(store, public=public)
+
+
+def _partitioned_record(
+    partitioned: PartitionedStore, site: BucketSite
+) -> tuple[State, dict[str, str]]:
+    manifest = partitioned.read_manifest()
+    if not partitioned.trusted or not manifest.entry:
+        raise SourceError(NO_RECORD.format(where=f"{site.bucket}/{site.root}"))
+    digests = {part.name: part.digest for part in manifest.children}
+    digests[manifest.entry] = manifest.digest
+    state = State(base_url=manifest.base_url, removed=dict(partitioned.removed))
+    for shard in sorted(manifest.states):
+        found = partitioned.read_shard(shard)
+        if found is None:
+            continue
+        part = found.state
+        state.pages.update(part.pages)
+        state.changes.update(part.changes)
+        state.fingerprint_version, state.fingerprint_main = (
+            part.fingerprint_version,
+            part.fingerprint_main,
+        )
+        state.url_style = state.url_style or part.url_style
+    return state, digests
 
 
 def _checked(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from sitemill.commands.why import (
@@ -19,20 +19,18 @@ from sitemill.config.tables import group_names
 from sitemill.entries import SkipReason
 from sitemill.filenames.outputs import HTML_SITEMAP, STATE_NAME, is_own_name
 from sitemill.jobs.asked import SITEMAPS_ALONE, RunAsked
-from sitemill.jobs.bucketpass import Listing, PassOptions, pass_listing
+from sitemill.jobs.bucket import BucketAsked, build_bucket
 from sitemill.jobs.bucketsite import BucketSite
 from sitemill.lastmod.decide import DateReason
 from sitemill.lastmod.filetimes.spread import Stamp, busiest_window, seconds
 from sitemill.pagefilter import reads_page
 from sitemill.robots.rules import RobotsRules
 from sitemill.rules import LEFTOVER_HTML_SITEMAP, own_output
-from sitemill.sinks.s3 import S3Sink
 from sitemill.sources.page import Page
-from sitemill.sources.s3 import Inventory, list_objects, read_bucket_robots
+from sitemill.sources.s3 import Inventory
 from sitemill.state.recall import Knowledge
 from sitemill.state.s3 import S3StateStore
-from sitemill.state.start import Previous, Start, start_state
-from sitemill.state.store import StateStore
+from sitemill.state.start import Start
 
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
@@ -48,17 +46,18 @@ class _Watch:
 
     names: list[str]
     config: Config
-    robots: RobotsRules | None
-    paths: list[str] = field(default_factory=list)  # every page listed (a near miss)
-    times: list[float] = field(default_factory=list)  # LastModified the stamp rule judges
     listed: dict[str, Page] = field(default_factory=dict)  # as listed
     dated: dict[str, Page] = field(default_factory=dict)  # with facts and date
     skipped: dict[str, SkipReason] = field(default_factory=dict)
+    paths: list[str] = field(default_factory=list)  # every page listed (a near miss)
+    stamped: list[tuple[str, str]] = field(default_factory=list)  # (path, LastModified)
+    ran_from: tuple[Start, Knowledge, Inventory] | None = None
+    times: list[float] = field(default_factory=list)  # LastModified the stamp rule judges
 
     def page(self, page: Page) -> None:
         self.paths.append(page.path)
-        if page.lastmod is not None and reads_page(self.config, self.robots, page.path):
-            self.times.append(seconds(page.lastmod))
+        if page.lastmod is not None:
+            self.stamped.append((page.path, page.lastmod))
         if page.path in self.names:
             self.listed[page.path] = page
 
@@ -69,6 +68,15 @@ class _Watch:
     def skip(self, path: str, reason: SkipReason) -> None:
         if path in self.names:
             self.skipped.setdefault(path, reason)
+
+    def ran(
+        self, start: Start, knowledge: Knowledge, inventory: Inventory, robots: RobotsRules | None
+    ) -> None:
+        self.ran_from = start, knowledge, inventory
+        config = self.config
+        self.times = [
+            seconds(time) for path, time in self.stamped if reads_page(config, robots, path)
+        ]
 
 
 def key_names(name: str, root: str) -> list[str]:
@@ -88,42 +96,32 @@ def explain_bucket_page(
     asked: RunAsked = SITEMAPS_ALONE,
     begun: tuple[Start, str] | None = None,
 ) -> PageWhy:
-    """Run the bucket job's reading and dating dry on ``site`` (a dry-run sink: nothing is
-    written, deleted or remembered) and say what it decided for the page ``name``. The state
-    is read from the state store ``asked`` names (default: beside the sitemaps), else its
-    previous state; or ``begun``: the start state already read (a partitioned one) and where
-    it was read; the output features are those ``asked`` lists."""
-    robots = None
-    if config.respect_robots_txt:
-        robots = read_bucket_robots(client, site.bucket, site.root)
-    inventory = Inventory()
-    sink = S3Sink(client, site.bucket, site.root, inventory=inventory, dry_run=True)
-    if begun is None:
-        store = asked.state_store or S3StateStore(client, site.bucket, site.root + STATE_NAME)
-        begun = _start(config, store, asked.previous)  # (read as the job reads it; never written)
-    start, where = begun
-    watch = _Watch(key_names(name, site.root), config, robots)
-    listing = Listing(config, list_objects(client, site.bucket, site.root), inventory)
-    report, knowledge = pass_listing(
-        config, client, site, sink, start, listing,
-        PassOptions(robots=robots, on_page=watch.page, on_skip=watch.skip, on_dated=watch.date,
-                    outputs=asked.outputs),
-    )  # fmt: skip
+    """Run the bucket job dry on ``site`` as the front end ``asked`` (a dry-run sink: nothing
+    is written, deleted or remembered) and say what it decided for the page ``name``. The
+    state is read from the state store ``asked`` names (default: beside the sitemaps), else
+    its previous state; or ``begun``: the start state already read (a partitioned one) and
+    where it was read."""
+    store = asked.state_store or S3StateStore(client, site.bucket, site.root + STATE_NAME)
+    seen = ReadOnlyStore(store)  # (read as the job reads it; never written)
+    before = None if asked.previous is None else SeenPrevious(asked.previous)
+    watch = _Watch(key_names(name, site.root), config)
+    dry = replace(asked, dry_run=True, state_store=seen, previous=before)
+    start = None if begun is None else begun[0]
+    report = build_bucket(config, client, site, dry, BucketAsked(watch, start))
+    assert watch.ran_from is not None  # (told once the pages are read)
+    start, knowledge, inventory = watch.ran_from
     path = next((key for key in watch.names if key in watch.listed), None)
     if path is None:  # (the dry run's deletion of a leftover took it out of the inventory)
         return _missing(config, name, watch, inventory, report.result.deleted)
+    where = begun[1] if begun else _where(seen, before)
     state_from = None if start.first_run else where
     detail = next((s.detail for s in report.skips if s.path == path), "")
     return _decided(config, path, watch, start, knowledge, state_from, detail)
 
 
-def _start(config: Config, store: StateStore, previous: Previous | None) -> tuple[Start, str]:
-    """The state the run starts from, read from ``store`` (never written), else ``previous``;
-    and where it was read."""
-    seen = ReadOnlyStore(store)
-    before = None if previous is None else SeenPrevious(previous)
-    start = start_state(seen, before, base_url=config.base_url)
-    return start, seen.where if seen.found or before is None else before.location
+def _where(seen: ReadOnlyStore, before: SeenPrevious | None) -> str:
+    """Where the run's state was read: its store, else the previous state it started from."""
+    return seen.where if seen.found or before is None else before.location
 
 
 def _decided(

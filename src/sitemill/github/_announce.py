@@ -19,6 +19,7 @@ from sitemill.github.settings import Settings
 from sitemill.indexnow.outcome import IndexNowOutcome, outcome_of
 from sitemill.indexnow.run import deliver, pending_outcome
 from sitemill.jobs.afterpublish import WriteFile, after_publishing
+from sitemill.jobs.asked import RunAsked
 from sitemill.jobs.features import OUTPUTS
 from sitemill.report import Report
 
@@ -53,7 +54,7 @@ class Announcer:
     def after_publishing(self, report: Report, write_file: WriteFile) -> None:
         """A build's: the key file where asked, then (indexnow = send) the announcements."""
         asked = self._skip_done(outcome_of(report))
-        after_publishing(self.config, report, write_file, outputs=OUTPUTS)
+        after_publishing(self.config, report, write_file, RunAsked(OUTPUTS))
         self._settle(outcome_of(report), asked, report.warnings)
 
     def deliver(self, outcome: IndexNowOutcome, held: dict[str, str] | None = None) -> None:

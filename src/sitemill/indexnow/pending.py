@@ -15,7 +15,6 @@ from typing import Any, Final
 
 from sitemill.errors import ConflictError, SinkError, StateError
 from sitemill.filenames.outputs import STATE_NAME
-from sitemill.indexnow.outcome import PendingStore
 from sitemill.sinks import LocalDirSink
 from sitemill.state.jsondecode import load_state_json
 from sitemill.state.model import State, dump_document, dump_state
@@ -153,22 +152,6 @@ def _pending_document(data: bytes | None) -> dict[str, str]:
     if not isinstance(document, dict) or document.get("format") != PENDING_FORMAT:
         return {}
     return pending_from_json(document)
-
-
-class _PendingPlaces:
-    """The pending URLs where a bucket's run keeps them (scaleout.bucketrecord.PendingPlaces)."""
-
-    def in_state(self, store: StateStore, *, public: bool) -> PendingStore:
-        return StatePending(store, public=public)
-
-    def state(self, pending: PendingStore) -> State | None:
-        return pending.state() if isinstance(pending, StatePending) else None
-
-    def own_object(self, store: StateStore) -> PendingStore:
-        return ObjectPending(store)
-
-
-PENDING_PLACES: Final = _PendingPlaces()
 
 
 def tree_pending(store: StateStore | None, site_dir: Path, out_dir: Path) -> StatePending:

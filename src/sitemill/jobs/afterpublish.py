@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from sitemill.config.model import Config
@@ -14,8 +13,8 @@ from sitemill.report import Report
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
 
+    from sitemill.jobs.asked import RunAsked
     from sitemill.jobs.bucketsite import BucketSite
-    from sitemill.outputs import OutputFeature
     from sitemill.sinks import LocalDirSink
 
 KEY_FILE_TYPE = "text/plain; charset=utf-8"
@@ -58,15 +57,11 @@ def bucket_file_writer(client: S3Client, site: BucketSite) -> WriteFile:
 
 
 def after_publishing(
-    config: Config,
-    report: Report,
-    write_file: WriteFile | None,
-    *,
-    outputs: Sequence[OutputFeature],
-    dry_run: bool = False,
+    config: Config, report: Report, write_file: WriteFile | None, asked: RunAsked
 ) -> None:
-    """Each of ``outputs`` once the run has published (sitemill.outputs: IndexNow's key file
-    through ``write_file(name, bytes)``, then its announcements)."""
-    run = LiveRun(config, report, write_file, dry_run)
-    for feature in outputs:
+    """Each output feature the run was ``asked`` for, once it has published (its dry run: as
+    if it had; sitemill.outputs: IndexNow's key file through ``write_file(name, bytes)``, then
+    its announcements)."""
+    run = LiveRun(config, report, write_file, asked.dry_run)
+    for feature in asked.outputs:
         feature.published(run)

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
-from typing import TYPE_CHECKING, Final
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Final, Protocol
 
-from sitemill.check.changes import remember_changes
 from sitemill.config.model import Config
+from sitemill.entries import SkipReason
 from sitemill.errors import ConflictError, SinkError
 from sitemill.filenames.outputs import STATE_NAME, content_type
 from sitemill.jobs._buckettakeover import BucketNaming
@@ -22,7 +23,9 @@ from sitemill.jobs.bucketsite import BucketSettings as BucketSettings
 from sitemill.jobs.bucketsite import BucketSite as BucketSite
 from sitemill.outputs import KeptState
 from sitemill.report import Report
+from sitemill.robots.rules import RobotsRules
 from sitemill.sinks.s3 import S3Sink
+from sitemill.sources.page import Page
 from sitemill.sources.s3 import (
     Inventory,
     counted_requests,
@@ -31,8 +34,10 @@ from sitemill.sources.s3 import (
     read_bucket_state,
 )
 from sitemill.state.model import State
+from sitemill.state.pending import remember_changes
+from sitemill.state.recall import Knowledge
 from sitemill.state.s3 import S3StateStore
-from sitemill.state.start import missing_state_warning, save_state, start_state
+from sitemill.state.start import Start, missing_state_warning, save_state, start_state
 from sitemill.state.store import StateStore
 from sitemill.urlstyle import keep_style
 from sitemill.writing.takeover import take_over
@@ -47,11 +52,42 @@ STATE_ATTEMPTS: Final = 3
 GZIP_TYPE: Final = content_type(STATE_NAME)
 
 
+class BucketWatch(Protocol):
+    """What watches a bucket run's pages (sitemill why --bucket): each page as listed, left
+    out (and why) and dated, then what the run started from and learnt, its listing and the
+    robots.txt it read."""
+
+    def page(self, page: Page) -> None: ...
+
+    def skip(self, path: str, reason: SkipReason) -> None: ...
+
+    def date(self, page: Page) -> None: ...
+
+    def ran(
+        self, start: Start, knowledge: Knowledge, inventory: Inventory, robots: RobotsRules | None
+    ) -> None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class BucketAsked:
+    """What a front end asks of a bucket run alone (RunAsked says the rest): a ``watch``
+    (BucketWatch: the run then ends with its pages, its answer all it says; what follows is
+    the site's, not a page's) and a ``start`` already read (a partitioned state's pages in
+    one, for one pass over the whole listing: its state store is then not read)."""
+
+    watch: BucketWatch | None = None
+    start: Start | None = None
+
+
+_NOTHING_MORE = BucketAsked()
+
+
 def _rebuild_once(
     config: Config, client: S3Client, site: BucketSite, sink: S3Sink, inventory: Inventory,
-    asked: RunAsked,
+    asked: RunAsked, alone: BucketAsked,
 ) -> Report:  # fmt: skip
-    """One pass (``asked``: its progress, outputs, state store and previous state):
+    """One pass (``asked``: its progress, outputs, state store and previous state; what the
+    bucket run alone is asked):
     robots.txt and the state (a GET each), the listing (one LIST per 1,000 keys) with a GET of
     each HTML page that is new or changed since the state was written (many at a time: its
     head for the facts, its content with content dates), then the writes, and the state last
@@ -59,20 +95,28 @@ def _rebuild_once(
     listing fills it with the ETags of old outputs. The state lives in ``asked.state_store``
     (default: beside the sitemaps).
     """
-    state_store = asked.state_store
+    state_store, watch = asked.state_store, alone.watch
     root = site.root
     robots = read_bucket_robots(client, site.bucket, root) if config.respect_robots_txt else None
     store = state_store or _BesideSitemaps(client, site, sink)
-    start = start_state(store, asked.previous, base_url=config.base_url)
-    for message in start.warnings:
-        log.warning("%s", message)
+    start = alone.start or start_state(store, asked.previous, base_url=config.base_url)
+    if watch is None:  # (a watched run's answer is all it says)
+        for message in start.warnings:
+            log.warning("%s", message)
     listing = Listing(config, list_objects(client, site.bucket, root), inventory)
     listed = ListedBefore(start, inventory.empty)  # (to tell what it removed)
     naming = BucketNaming(client, site, sink, inventory, config, start.state)
     told = PassOptions(
         robots, asked.progress, named=naming, on_dated=listed.note, outputs=asked.outputs
     )
+    if watch is not None:
+        told = replace(
+            told, named=None, on_page=watch.page, on_skip=watch.skip, on_dated=watch.date
+        )
     report, knowledge = pass_listing(config, client, site, sink, start, listing, told)
+    if watch is not None:  # (what follows is the site's: its removed URLs, the takeover, the state)
+        watch.ran(start, knowledge, inventory, robots)
+        return report
     listed.classify(config, client, site, knowledge.remember, report)
     config = keep_style(config, report.url_style, knowledge.remember)  # (its URLs: keep)
     # Was the sitemap.xml replaced someone else's (a sync of a build folder)? Said once, on
@@ -133,10 +177,15 @@ class _BesideSitemaps:
 
 
 def build_bucket(
-    config: Config, client: S3Client, site: BucketSite, asked: RunAsked = SITEMAPS_ALONE
+    config: Config,
+    client: S3Client,
+    site: BucketSite,
+    asked: RunAsked = SITEMAPS_ALONE,
+    bucket: BucketAsked = _NOTHING_MORE,
 ) -> Report:
     """Rebuild the sitemaps of ``site``, and the outputs ``asked`` lists beside them
-    (RunAsked: none unless listed; its dry run writes nothing). Every write is conditional on
+    (RunAsked: none unless listed; its dry run writes nothing; ``bucket``: what a bucket run
+    alone is asked, BucketAsked). Every write is conditional on
     what the listing saw; when another writer changed an output meanwhile, list again and redo
     (its pages may be newer than ours), at most STATE_ATTEMPTS times, then give up with a
     SinkError."""
@@ -153,7 +202,7 @@ def build_bucket(
         )
         try:
             with counted_requests(client, requests):
-                report = _rebuild_once(config, client, site, sink, inventory, asked)
+                report = _rebuild_once(config, client, site, sink, inventory, asked, bucket)
         except ConflictError as exc:
             earlier.extend(sink.written)
             if attempt == STATE_ATTEMPTS:

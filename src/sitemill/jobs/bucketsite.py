@@ -1,12 +1,24 @@
-"""Where a deployed site lives in a bucket, and how a front-end says so."""
+"""Where a deployed site lives in a bucket, how a front-end says so, and where its state is
+kept in parts (a partitioned state, opened)."""
+# The partitioned state is opened here, apart from sitemill.scaleout's rebuild: the router opens it
+# to read what sitemill last published (sitemill.aws._overwritten), the check and `indexnow` to read
+# a bucket's record (sitemill.commands.check), without importing the rebuild; a run over a bucket
+# whose state is one object learns so (partitioned_prefix) without importing the manifest and the
+# shard states (sitemill.state.partitioned).
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
+from sitemill.config.model import Config, ShardsMode
 from sitemill.filenames.outputs import DEFAULT_CACHE_CONTROL, normalize_prefix
+
+if TYPE_CHECKING:
+    from mypy_boto3_s3 import S3Client
+
+    from sitemill.state.partitioned import PartitionedStore
 
 BUCKET_ENV: Final = "SITEMILL_BUCKET"
 PREFIX_ENV: Final = "SITEMILL_PREFIX"
@@ -51,3 +63,40 @@ class BucketSettings:
 
     def site(self, bucket: str) -> BucketSite:
         return BucketSite(bucket, self.prefix, self.cache_control)
+
+
+def open_partitioned(config: Config, client: S3Client, site: BucketSite) -> PartitionedStore | None:
+    """The partitioned state ``config`` names (sitemill.state.partitioned), or None: also when
+    it would sit in the site's own bucket, where a shard's listing could be served (the one
+    state object there names no page the sitemaps leave out)."""
+    where = partitioned_prefix(config)
+    if where is None or config.state is None or where[0] == site.bucket:
+        return None
+    from sitemill.state.partitioned import PartitionedStore  # (a partitioned state's only)
+    from sitemill.state.s3 import parse_s3_location
+
+    # The one state object of earlier runs (sitemill.state.s3): a first partitioned run
+    # starts from it, so that no head is read again and no content date is lost.
+    legacy = parse_s3_location(config.state)[1]
+    return PartitionedStore(client, *where, legacy=legacy, base_url=config.base_url)
+
+
+_SUFFIXES: Final = (".json.gz", ".gz", ".json")
+
+
+def partitioned_prefix(config: Config) -> tuple[str, str] | None:
+    """(bucket, prefix) of the partitioned state, or None when a bucket's state is not
+    partitioned: it is only in a state location of its own (never beside the public
+    sitemaps: a shard state names every object of its range) and with shards not "off"."""
+    if config.state is None or not config.state.startswith("s3://"):
+        return None
+    if config.shards is ShardsMode.OFF:
+        return None
+    from sitemill.state.s3 import parse_s3_location  # (boto's: a bucket's run alone)
+
+    bucket, key = parse_s3_location(config.state)
+    for suffix in _SUFFIXES:
+        if key.endswith(suffix) and len(key) > len(suffix):
+            key = key[: -len(suffix)]
+            break
+    return bucket, key + "/"

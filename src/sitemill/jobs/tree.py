@@ -12,7 +12,6 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from sitemill.check.changes import remember_changes
 from sitemill.config.model import Config, ContentScope, OutputFormat
 from sitemill.config.tables import group_names
 from sitemill.errors import RefusedError, SinkError
@@ -41,6 +40,7 @@ from sitemill.sinks import Sink
 from sitemill.sources.tree import TreeFile, WalkSkips, walk_tree
 from sitemill.sources.treefiles import TreeFiles
 from sitemill.state.model import State
+from sitemill.state.pending import remember_changes
 from sitemill.state.start import missing_state_warning, save_state
 from sitemill.state.store import state_is_public
 from sitemill.urlstyle import keep_style

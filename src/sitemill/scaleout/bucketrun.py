@@ -13,9 +13,8 @@ from typing import TYPE_CHECKING
 from sitemill.config.model import Config
 from sitemill.jobs.asked import RunAsked as RunAsked
 from sitemill.jobs.bucket import build_bucket
-from sitemill.jobs.bucketsite import BucketSite
+from sitemill.jobs.bucketsite import BucketSite, open_partitioned
 from sitemill.report import Report
-from sitemill.scaleout.partitionedstore import open_partitioned
 from sitemill.state.previous import open_previous
 from sitemill.state.store import open_state_store
 

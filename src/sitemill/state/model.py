@@ -145,7 +145,7 @@ class State:
     # removed. Only listed URLs, or removed ones where the state is private.
     pending: dict[str, str] = field(default_factory=dict)
     # The listed pages (path -> added or changed) the last run that changed any added or
-    # changed, for `sitemill check` after the deploy (sitemill.check.changes).
+    # changed, for `sitemill check` after the deploy (sitemill.state.pending).
     changes: dict[str, str] = field(default_factory=dict)
     # The URLs the last run that removed any removed, whose file is gone (a public state names
     # no page left out but still served), for `sitemill check` (sitemill.state.removedurls).

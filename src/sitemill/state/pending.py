@@ -4,7 +4,11 @@
 # asks first). A page's content changed when its fingerprint did; where the two states'
 # fingerprints are not comparable (another fingerprint version or scope: sitemill was upgraded,
 # ``content_scope`` switched; another base URL, which relative links are resolved from), when its
-# lastmod did, which content dates move only for a change a reader sees.
+# lastmod did, which content dates move only for a change a reader sees. The listed pages a run
+# added or whose content changed are kept in its state (remember_changes), so that `sitemill
+# check`, run after the deploy from the state alone, asks those first; a run that changed no listed
+# page keeps the record of the last one that did: its state is then written only when something
+# else in it changed, and a second run with no change still writes nothing.
 
 from __future__ import annotations
 
@@ -20,7 +24,7 @@ REMOVED: Final = "removed"
 CHANGE_KINDS: Final = (ADDED, CHANGED, REMOVED)
 # Pending URLs a state keeps at most (ten full batches); beyond, the oldest are dropped.
 MAX_PENDING: Final = 100_000
-# The pages a state names as the last run's changes at most (sitemill.check.changes).
+# The pages a state names as the last run's changes at most (remember_changes).
 MAX_CHANGES: Final = 10_000
 _URL: Final = re.compile(r"https?://[\x21-\x7e]{1,2040}")
 
@@ -96,3 +100,20 @@ def changes(old: State, new: State, url_of: Callable[[str], str]) -> dict[str, s
 def changes_base_url(old: State, new: State) -> bool:
     """Whether ``new`` was made at another base URL than ``old`` (both known)."""
     return None not in (old.base_url, new.base_url) and old.base_url != new.base_url
+
+
+def remember_changes(known: State, remember: State, *, first_run: bool) -> None:
+    """Set ``remember.changes``: the listed pages added or changed since ``known`` (at most
+    MAX_CHANGES, by path), else those ``known`` named that are still listed. A first run
+    (no state) changed nothing it can tell."""
+    if first_run:
+        remember.changes = {}
+        return
+    found = {
+        path: kind
+        for path, kind in changes(known, remember, lambda path: path).items()
+        if kind != REMOVED and path in remember.pages
+    }
+    if not found:
+        found = {path: kind for path, kind in known.changes.items() if path in remember.pages}
+    remember.changes = {path: found[path] for path in sorted(found)[:MAX_CHANGES]}
