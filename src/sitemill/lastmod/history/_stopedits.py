@@ -252,8 +252,8 @@ def stop_names(
     newer, older = reductions
     if stamps is not None and stamps.is_stamp_edit(newer, older, times):
         return STAMP_EDIT, STAMP_EDIT, STAMP_EDIT, STAMP_EDIT, STAMP_EDIT
-    edit, exact, moves = names_of(newer, older, own)
-    return edit, exact, parts_named(moves), edit_sketch(moves), edit_tokens(moves)
+    edit, exact, moves, links = names_of(newer, older, own)
+    return edit, exact, parts_named(moves), edit_sketch(moves), edit_tokens(moves, links)
 
 
 def stop_keys(path: str, run: Run, end: int, *, tokens: bool = False) -> list[str] | None:

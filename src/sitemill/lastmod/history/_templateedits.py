@@ -63,6 +63,7 @@ from sitemill.git.run import GitBatch
 from sitemill.lastmod.fingerprint.digest import HTML_SUFFIXES
 from sitemill.lastmod.history._editparts import contains, part_names
 from sitemill.lastmod.history._knownedits import Known, known_edits
+from sitemill.lastmod.history._listings import Listings, OwnEdits
 from sitemill.lastmod.history._probes import (
     PROBE,
     PROBE_MORE,
@@ -114,6 +115,7 @@ def follow_template_edits(
     stamps: CommitStamps | None = None,
     naming: tuple[HeldReductions, Spread | None] | None = None,
     site: tuple[str, frozenset[str]] = ("", frozenset()),
+    listings: Listings | None = None,
 ) -> int:
     """Carry the runs of ``runs`` (the files dated by content) on past template edits (see
     above); return the number of blobs read. ``remembered``: what an earlier run remembered
@@ -125,7 +127,8 @@ def follow_template_edits(
     ``naming``: the Reader's held reductions and Spread (stopedits), ``extend``'s reductions
     held. ``site``: the base URL ``reduce`` resolves links from (a link to the page itself is
     told by it: stopedits.own_path) and the redirect stubs among the pages, no page of any
-    section (sectioncensus.census_of)."""
+    section (sectioncensus.census_of). ``listings``: the pages each commit created, deleted or
+    moved (history.listings: an edit that lists one is its page's own, wherever it is judged)."""
     base, stubs = site
     pages = {path: run for path, run in runs.items() if path.lower().endswith(HTML_SUFFIXES)}
     sections, changed, census = census_of(pages, stubs, section_of, MIN_SECTION)
@@ -138,6 +141,8 @@ def follow_template_edits(
     reader = (batch, reduce, stamps, *(naming or (HeldReductions(), None)), base)
     name = partial(name_stops, pages=pages, remembered=remembered, reader=reader, edits=tables)
     tokens = partial(read_tokens, pages=pages, reader=reader, edits=tables)
+    # (an edit that lists a page its commit made, or moved, is its page's own: listings)
+    own = None if listings is None else OwnEdits(listings, (pages, tables, tokens), changed)
     lone = None if stamps is None else LoneStamps(reader, tables, name)  # (lonestamps)
     while True:
         stops, commit_only, every = stops_worth_naming(pages, sections)
@@ -150,6 +155,7 @@ def follow_template_edits(
         chosen, more = _by_commits(named, chosen, pages, (commits, sections, changed), name, tables)
         chosen, most = by_tokens(named, chosen, pages, (commits, changed), tokens, tables)
         read += more + most
+        chosen, more = _not_own(chosen, own)
         judged = set(chosen)  # (and the others by the census of their section: sectioncensus)
         counted, more = census_templates(
             [stop for stop in every if stop not in judged], pages, census, name, (edits, exact)
@@ -157,7 +163,10 @@ def follow_template_edits(
         if lone is not None:  # (a stamp on however few pages, no stop named it)
             alone, most = lone.stamped(every, pages, remembered)
             more, counted = more + most, counted + alone
-        late, most = known_edits(every, chosen + counted, pages, (known, name), tables)
+        counted, most = _not_own(counted, own)
+        read += more + most
+        late, more = known_edits(every, chosen + counted, pages, (known, name), tables)
+        late, most = _not_own(late, own)
         read, counted = read + more + most, counted + late
         carried, rounds = _this_round(chosen + counted, edits, rounds)
         reference = _carried(carried, pages, remembered)
@@ -165,6 +174,14 @@ def follow_template_edits(
             break
         extend({path: pages[path] for path in reference}, reference)
     return read
+
+
+def _not_own(
+    stops: list[tuple[str, int]], own: OwnEdits | None
+) -> tuple[list[tuple[str, int]], int]:
+    """The stops of ``stops`` (judged template) whose edit is no page's own as a list
+    (listings.OwnEdits), and the blobs read to tell."""
+    return (stops, 0) if own is None else own.kept(stops)
 
 
 def _commit_changes(changes: Changes) -> dict[int, list[tuple[str, int]]]:
