@@ -77,38 +77,42 @@ class OwnEdits:
     out or re-pointed a link to a page its commit created, deleted or moved (a list page's), or
     the edit of such a page itself (a post moved and retitled), where that commit created,
     deleted or moved fewer pages than it changed (a site that moved every page re-pointed every
-    link: its edit is the template's, judged as any). ``naming``: the pages, the tables of the
+    link: its edit is the template's, judged as any); none without ``listings`` (no base URL,
+    no git). ``naming``: the pages, the tables of the
     stops' edits and stopedits.read_tokens bound to them (a stop whose names were recalled
     without tokens has them read once more); ``changed``: the pages each commit changed."""
 
     def __init__(
         self,
-        listings: Listings,
+        listings: Listings | None,
         naming: tuple[Mapping[str, Run], StopEdits, Callable[[list[tuple[str, int]]], int]],
         changed: Mapping[int, int],
     ) -> None:
         self._listings = listings
         self._pages, self._tables, self._tokens = naming
         self._changed = changed
+        self.read = 0  # (blobs read to name the tokens of stops recalled without them)
 
-    def kept(self, stops: list[tuple[str, int]]) -> tuple[list[tuple[str, int]], int]:
-        """The stops of ``stops`` (judged template) whose edit is no page's own as a list,
-        and the blobs read."""
+    def kept(self, stops: list[tuple[str, int]]) -> list[tuple[str, int]]:
+        """The stops of ``stops`` (judged template) whose edit is no page's own as a list (the
+        blobs read to tell are counted in ``read``)."""
+        if self._listings is None:
+            return stops
         listed = {stop: self._listed(stop) for stop in stops}
         wanted = [stop for stop in stops if listed[stop] and stop not in self._tables[4]]
-        read = self._tokens(wanted) if wanted else 0
-        return [stop for stop in stops if not self._own(stop, listed[stop])], read
+        self.read += self._tokens(wanted) if wanted else 0
+        return [stop for stop in stops if not self._own(stop, listed[stop])]
 
     def _listed(self, stop: tuple[str, int]) -> frozenset[str]:
         """The pages the commit of ``stop`` created, deleted or moved, where it counts them."""
         when = self._pages[stop[0]].chain[stop[1] - 1].time
-        found = self._listings.at(when)
+        found = self._listings.at(when) if self._listings is not None else frozenset()
         return found if len(found) < self._changed.get(when, 0) else frozenset()
 
     def _own(self, stop: tuple[str, int], listed: frozenset[str]) -> bool:
         if not listed:
             return False
         name = self._tables[4].get(stop)
-        if self._listings.token_of(stop[0]) in listed:
+        if self._listings is not None and self._listings.token_of(stop[0]) in listed:
             return True  # (the listed page itself: moved, or put back, at its commit)
         return bool(name) and name != STAMP_EDIT and not listed_pages(name or "").isdisjoint(listed)

@@ -117,32 +117,28 @@ def follow_template_edits(
     site: tuple[str, frozenset[str]] = ("", frozenset()),
     listings: Listings | None = None,
 ) -> int:
-    """Carry the runs of ``runs`` (the files dated by content) on past template edits (see
-    above); return the number of blobs read. ``remembered``: what an earlier run remembered
-    and what this one did (blob fingerprints by walk.blob_key, the versions before the stops
-    among them; edits by edits.edit_key: named once, never read again);
-    ``extend(runs, reference)`` walks those runs on while their older versions have the
-    ``reference`` fingerprint (as the walk does with the current one). ``stamps``: the
-    commits' stamps (history.stamps), an edit of nothing else being no content.
-    ``naming``: the Reader's held reductions and Spread (stopedits), ``extend``'s reductions
-    held. ``site``: the base URL ``reduce`` resolves links from (a link to the page itself is
-    told by it: stopedits.own_path) and the redirect stubs among the pages, no page of any
-    section (sectioncensus.census_of). ``listings``: the pages each commit created, deleted or
-    moved (history.listings: an edit that lists one is its page's own, wherever it is judged)."""
-    base, stubs = site
+    """Carry the runs of ``runs`` (the files dated by content) on past template edits (see above);
+    return the number of blobs read. ``remembered``: what an earlier run remembered and what this
+    one did (blob fingerprints by walk.blob_key, the versions before the stops among them; edits
+    by edits.edit_key: named once, never read again); ``extend(runs, reference)`` walks those runs
+    on while their older versions have the ``reference`` fingerprint (as the walk does with the
+    current one). ``stamps``: the commits' stamps (history.stamps), an edit of nothing else being
+    no content. ``naming``: the Reader's held reductions and Spread (stopedits), ``extend``'s
+    reductions held. ``site``: the base URL ``reduce`` resolves links from (a link to the page
+    itself is told by it: stopedits.own_path) and the redirect stubs, no page of any section
+    (sectioncensus.census_of). ``listings``: the pages each commit made (history.listings)."""
     pages = {path: run for path, run in runs.items() if path.lower().endswith(HTML_SUFFIXES)}
-    sections, changed, census = census_of(pages, stubs, section_of, MIN_SECTION)
+    sections, changed, census = census_of(pages, site[1], section_of, MIN_SECTION)
     tables: StopEdits = ({}, {}, {}, {}, {})  # (path, its run's end): edit
     edits, exact, parts, sketches, _ = tables
     read = rounds = 0  # (rounds: those that carried a page past a template edit, MAX_ROUNDS)
     unmoved: set[int] = set()  # commits whose probe found no site-wide edit
     commits = _commit_changes(census[1])
     known: Known = {}  # (the edits judged template at each commit so far: knownedits)
-    reader = (batch, reduce, stamps, *(naming or (HeldReductions(), None)), base)
+    reader = (batch, reduce, stamps, *(naming or (HeldReductions(), None)), site[0])
     name = partial(name_stops, pages=pages, remembered=remembered, reader=reader, edits=tables)
     tokens = partial(read_tokens, pages=pages, reader=reader, edits=tables)
-    # (an edit that lists a page its commit made, or moved, is its page's own: listings)
-    own = None if listings is None else OwnEdits(listings, (pages, tables, tokens), changed)
+    own = OwnEdits(listings, (pages, tables, tokens), changed)
     lone = None if stamps is None else LoneStamps(reader, tables, name)  # (lonestamps)
     while True:
         stops, commit_only, every = stops_worth_naming(pages, sections)
@@ -155,7 +151,6 @@ def follow_template_edits(
         chosen, more = _by_commits(named, chosen, pages, (commits, sections, changed), name, tables)
         chosen, most = by_tokens(named, chosen, pages, (commits, changed), tokens, tables)
         read += more + most
-        chosen, more = _not_own(chosen, own)
         judged = set(chosen)  # (and the others by the census of their section: sectioncensus)
         counted, more = census_templates(
             [stop for stop in every if stop not in judged], pages, census, name, (edits, exact)
@@ -163,25 +158,14 @@ def follow_template_edits(
         if lone is not None:  # (a stamp on however few pages, no stop named it)
             alone, most = lone.stamped(every, pages, remembered)
             more, counted = more + most, counted + alone
-        counted, most = _not_own(counted, own)
-        read += more + most
-        late, more = known_edits(every, chosen + counted, pages, (known, name), tables)
-        late, most = _not_own(late, own)
+        late, most = known_edits(every, chosen + counted, pages, (known, name), tables)
         read, counted = read + more + most, counted + late
-        carried, rounds = _this_round(chosen + counted, edits, rounds)
+        carried, rounds = _this_round(own.kept(chosen + counted), edits, rounds)  # (listings)
         reference = _carried(carried, pages, remembered)
         if not reference:
             break
         extend({path: pages[path] for path in reference}, reference)
-    return read
-
-
-def _not_own(
-    stops: list[tuple[str, int]], own: OwnEdits | None
-) -> tuple[list[tuple[str, int]], int]:
-    """The stops of ``stops`` (judged template) whose edit is no page's own as a list
-    (listings.OwnEdits), and the blobs read to tell."""
-    return (stops, 0) if own is None else own.kept(stops)
+    return read + own.read
 
 
 def _commit_changes(changes: Changes) -> dict[int, list[tuple[str, int]]]:
