@@ -15,6 +15,9 @@ from treedates import WHEN, at, built_lastmods
 
 Build = dict[str, str | None]
 ARCHIVES = 6  # archive pages, each listing every post
+# The posts before the deploy (a list page is one of few: a link on most of the site's pages
+# is its navigation, the template's).
+POSTS = {f"p{n}": f"Notes on trees, part {n}" for n in range(10)}
 
 
 def blog(posts: dict[str, str], year: str) -> Build:
@@ -48,19 +51,24 @@ def dated(tmp_path: Path, builds: list[Build]) -> dict[str, str]:
     return built_lastmods(repo)
 
 
-def test_a_post_added_to_every_archive_page_dates_them_and_the_year_beside_it_does_not(
-    tmp_path: Path,
-) -> None:
-    # The deploy adds post "c" to all 6 archive pages (6 of the 9 pages it changed made that
-    # edit alike) and bumps the footer's year on every page: the archive pages list a new
-    # page, so they are dated by it; posts "a" and "b" only changed the year, the template's.
-    posts = {"a": "Notes on trees", "b": "A walk by the river"}
-    first = blog(posts, "2024")
-    second = blog({**posts, "c": "Contest travel notes"}, "2025")
-    found = dated(tmp_path, [first, second])
+def test_a_post_added_to_every_archive_page_dates_them(tmp_path: Path) -> None:
+    # The deploy adds post "c" to all 6 archive pages: 6 of the 7 pages it changed made that
+    # edit alike, yet each archive page lists a new page, so it is dated by the deploy.
+    found = dated(tmp_path, [blog(POSTS, "2024"), blog({**POSTS, "c": "Contest notes"}, "2024")])
     late = {f"archives/{n}" for n in range(ARCHIVES)} | {"posts/c"}
     assert found == {path: at(1 if path in late else 0) for path in found}, found
-    assert len(found) == ARCHIVES + 3
+    assert len(found) == ARCHIVES + len(POSTS) + 1
+
+
+def test_the_footer_year_beside_the_new_entry_is_still_the_template_on_the_posts(
+    tmp_path: Path,
+) -> None:
+    # The same deploy also bumps the footer's year on every page: the archive pages are
+    # dated by their new entry, the 10 posts (whose only change is the year) are not.
+    found = dated(tmp_path, [blog(POSTS, "2024"), blog({**POSTS, "c": "Contest notes"}, "2025")])
+    late = {f"archives/{n}" for n in range(ARCHIVES)} | {"posts/c"}
+    assert found == {path: at(1 if path in late else 0) for path in found}, found
+    assert len(found) == ARCHIVES + len(POSTS) + 1
 
 
 def test_a_post_retitled_and_moved_is_dated_by_its_headline_and_so_are_its_listings(
@@ -69,10 +77,30 @@ def test_a_post_retitled_and_moved_is_dated_by_its_headline_and_so_are_its_listi
     # The deploy moves post "c" to "c2" and retitles it (its <title> and <h1>); every archive
     # page re-points its link and swaps the same title words: the post's own edit, and each
     # archive page's own list, however many of the deploy's pages made that swap alike.
-    posts = {"a": "Notes on trees", "b": "A walk by the river"}
-    first = blog({**posts, "c": "微信公众号问题记录（一）"}, "2024")
-    second = blog({**posts, "c2": "微信公众号支付和H5支付问题记录（一）"}, "2024")
+    first = blog({**POSTS, "c": "微信公众号问题记录（一）"}, "2024")
+    second = blog({**POSTS, "c2": "微信公众号支付和H5支付问题记录（一）"}, "2024")
     found = dated(tmp_path, [first, second])
     late = {f"archives/{n}" for n in range(ARCHIVES)} | {"posts/c2"}
     assert found == {path: at(1 if path in late else 0) for path in found}, found
-    assert len(found) == ARCHIVES + 3
+    assert len(found) == ARCHIVES + len(POSTS) + 1
+
+
+def reference(module: str) -> Build:
+    """Twelve API pages that each link the module's index in their own text (a package list
+    in every page's content, as Scaladoc writes it), and the module's index page."""
+    pages: Build = {}
+    for n in range(12):
+        main = f"<h1>Type{n}</h1><p>What Type{n} does.</p><a href='/{module}/'>{module}</a>"
+        pages[f"api/type{n}.html"] = _page(f"Type{n}", main)
+    said = "<p>The module's own introduction, at length.</p>\n" * 12
+    pages[f"{module}/index.html"] = _page(module, f"<h1>{module}</h1>{said}")
+    return pages
+
+
+def test_a_module_moved_in_the_links_of_most_pages_is_their_navigation(tmp_path: Path) -> None:
+    # The deploy moves the module "akkahttp" to "pekkohttp" and every API page's link to it
+    # with it: a link on most of the site's pages is its navigation, the template's; the
+    # module's own index, renamed and retitled, is dated by it.
+    found = dated(tmp_path, [reference("akkahttp"), reference("pekkohttp")])
+    assert found == {path: at(1 if path == "pekkohttp" else 0) for path in found}, found
+    assert len(found) == 13

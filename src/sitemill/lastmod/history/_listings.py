@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 import os
+from collections import Counter
 from collections.abc import Callable, Mapping
 from typing import Final
 
@@ -31,15 +32,15 @@ class Listings:
     """The pages of the site's own (each its editparts.listed_token) that the commits at a
     time created or deleted, a move being both (``git diff-tree --no-renames``: no blob read),
     read from git once for each commit, on first use. ``commits``: the commits at a time
-    (stamps.CommitStamps.commits); ``site``: the base URL links are resolved from and the site's
-    folder in the work tree (POSIX, "" for its top)."""
+    (stamps.CommitStamps.commits); ``site``: the base URL links are resolved from, the site's
+    folder in the work tree (POSIX, "" for its top) and how many of its pages git has."""
 
     def __init__(
-        self, git: Git, commits: Callable[[int], list[str]], site: tuple[str, str]
+        self, git: Git, commits: Callable[[int], list[str]], site: tuple[str, str, int]
     ) -> None:
         self._git = git
         self._commits = commits
-        self._base, relative = site
+        self._base, relative, self.pages = site
         self._prefix = os.fsencode(relative + "/") if relative else b""
         self._found: dict[int, frozenset[str]] = {}
 
@@ -75,12 +76,14 @@ class Listings:
 class OwnEdits:
     """Which stops' edits are their pages' own as lists (see above): an edit that put in, took
     out or re-pointed a link to a page its commit created, deleted or moved (a list page's), or
-    the edit of such a page itself (a post moved and retitled), where that commit created,
-    deleted or moved fewer pages than it changed (a site that moved every page re-pointed every
-    link: its edit is the template's, judged as any); none without ``listings`` (no base URL,
-    no git). ``naming``: the pages, the tables of the
-    stops' edits and stopedits.read_tokens bound to them (a stop whose names were recalled
-    without tokens has them read once more); ``changed``: the pages each commit changed."""
+    the edit of such a page itself (a post moved and retitled, a module renamed). A link to it
+    that the commit changed on more than half of the site's pages is the site's navigation, not
+    a list (a module renamed in the package index on every API page: what most pages carry is
+    the template's); nothing is where a commit created, deleted or moved as many pages as it
+    changed (a site that moved every page); none without ``listings`` (no base URL, no git).
+    ``naming``: the pages, the tables of the stops' edits and stopedits.read_tokens bound to
+    them (a stop whose names were recalled without tokens has them read once more); ``changed``:
+    the pages each commit changed."""
 
     def __init__(
         self,
@@ -101,18 +104,37 @@ class OwnEdits:
         listed = {stop: self._listed(stop) for stop in stops}
         wanted = [stop for stop in stops if listed[stop] and stop not in self._tables[4]]
         self.read += self._tokens(wanted) if wanted else 0
-        return [stop for stop in stops if not self._own(stop, listed[stop])]
+        spread = self._spread({self._when(stop) for stop in stops if listed[stop]})
+        most = self._listings.pages / 2
+        lists = {
+            stop: frozenset(page for page in found if spread[self._when(stop), page] <= most)
+            for stop, found in listed.items()
+        }
+        return [stop for stop in stops if not self._own(stop, (listed[stop], lists[stop]))]
+
+    def _when(self, stop: tuple[str, int]) -> int:
+        return self._pages[stop[0]].chain[stop[1] - 1].time
 
     def _listed(self, stop: tuple[str, int]) -> frozenset[str]:
         """The pages the commit of ``stop`` created, deleted or moved, where it counts them."""
-        when = self._pages[stop[0]].chain[stop[1] - 1].time
+        when = self._when(stop)
         found = self._listings.at(when) if self._listings is not None else frozenset()
         return found if len(found) < self._changed.get(when, 0) else frozenset()
 
-    def _own(self, stop: tuple[str, int], listed: frozenset[str]) -> bool:
-        if not listed:
-            return False
+    def _spread(self, commits: set[int]) -> Counter[tuple[int, str]]:
+        """On how many pages each commit of ``commits`` changed a link to each page (of those
+        whose edits are named this run)."""
+        spread: Counter[tuple[int, str]] = Counter()
+        for stop, name in self._tables[4].items():
+            if name and name != STAMP_EDIT and (when := self._when(stop)) in commits:
+                spread.update((when, page) for page in listed_pages(name))
+        return spread
+
+    def _own(self, stop: tuple[str, int], listed: tuple[frozenset[str], frozenset[str]]) -> bool:
+        """Whether ``stop``'s page is one its commit moved (or put back), among all it made
+        (``listed[0]``), or its edit changed a link to one a list links (``listed[1]``)."""
+        made, lists = listed
+        if self._listings is not None and self._listings.token_of(stop[0]) in made:
+            return True  # (the listed page itself: its headline its own, however linked)
         name = self._tables[4].get(stop)
-        if self._listings is not None and self._listings.token_of(stop[0]) in listed:
-            return True  # (the listed page itself: moved, or put back, at its commit)
-        return bool(name) and name != STAMP_EDIT and not listed_pages(name or "").isdisjoint(listed)
+        return bool(name) and name != STAMP_EDIT and not listed_pages(name or "").isdisjoint(lists)
