@@ -114,8 +114,7 @@ def follow_template_edits(
     extend: Callable[[dict[str, Run], dict[str, str]], None],
     stamps: CommitStamps | None = None,
     naming: tuple[HeldReductions, Spread | None] | None = None,
-    site: tuple[str, frozenset[str]] = ("", frozenset()),
-    listings: Listings | None = None,
+    site: tuple[str, frozenset[str], Listings | None] = ("", frozenset(), None),
 ) -> int:
     """Carry the runs of ``runs`` (the files dated by content) on past template edits (see above);
     return the number of blobs read. ``remembered``: what an earlier run remembered and what this
@@ -125,8 +124,8 @@ def follow_template_edits(
     current one). ``stamps``: the commits' stamps (history.stamps), an edit of nothing else being
     no content. ``naming``: the Reader's held reductions and Spread (stopedits), ``extend``'s
     reductions held. ``site``: the base URL ``reduce`` resolves links from (a link to the page
-    itself is told by it: stopedits.own_path) and the redirect stubs, no page of any section
-    (sectioncensus.census_of). ``listings``: the pages each commit made (history.listings)."""
+    itself is told by it: stopedits.own_path), the redirect stubs, no page of any section
+    (sectioncensus.census_of), and the pages each commit made (history.listings)."""
     pages = {path: run for path, run in runs.items() if path.lower().endswith(HTML_SUFFIXES)}
     sections, changed, census = census_of(pages, site[1], section_of, MIN_SECTION)
     tables: StopEdits = ({}, {}, {}, {}, {})  # (path, its run's end): edit
@@ -138,7 +137,7 @@ def follow_template_edits(
     reader = (batch, reduce, stamps, *(naming or (HeldReductions(), None)), site[0])
     name = partial(name_stops, pages=pages, remembered=remembered, reader=reader, edits=tables)
     tokens = partial(read_tokens, pages=pages, reader=reader, edits=tables)
-    own = OwnEdits(listings, (pages, tables, tokens), changed)
+    own = OwnEdits(site[2], (pages, tables, tokens), changed)
     lone = None if stamps is None else LoneStamps(reader, tables, name)  # (lonestamps)
     while True:
         stops, commit_only, every = stops_worth_naming(pages, sections)

@@ -280,5 +280,5 @@ def _past_templates(
         stamps = commit_stamps(top, token)
         listings = Listings(blob_reader(top), stamps.commits, (base, *site)) if base else None
         walked.read += follow_template_edits(
-            runs, remembered, batch, reduce, extend, stamps, (held, spread), (base, stubs), listings
+            runs, remembered, batch, reduce, extend, stamps, (held, spread), (base, stubs, listings)
         )
