@@ -23,7 +23,7 @@ def test_a_page_the_census_could_not_name_is_not_counted() -> None:
     pages = {path: Run([new, old]) for path in posts}
     commits = templateedits._commit_changes(section_changes(pages, section_of))
     edit = edit_of("Posts Updated: June", "Posts Posted: June")
-    tables: tuple[dict[tuple[str, int], str | None], ...] = ({}, {}, {}, {})
+    tables: tuple[dict[tuple[str, int], str | None], ...] = ({}, {}, {}, {}, {})
     named = [(path, 1) for path in posts[:4]]
     tables[0].update(dict.fromkeys(named, edit))
 

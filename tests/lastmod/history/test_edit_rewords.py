@@ -76,7 +76,12 @@ REDUCTIONS = st.builds(_reduction, st.lists(st.sampled_from(WORDS), max_size=4),
 @settings(max_examples=600, deadline=None)
 @given(REDUCTIONS, REDUCTIONS, st.sampled_from(["", "blog/post/index.html", "a/index.html"]))
 def test_names_of_names_what_it_named(newer: str, older: str, own: str) -> None:
-    assert names_of(newer, older, own) == first_names_of(newer, older, own)
+    edit, exact, moves, links = names_of(newer, older, own)
+    assert (edit, exact, moves) == first_names_of(newer, older, own)
+    # (and the site's own links it put in or took out, each as it is: history.listings)
+    new_links = {t[1:] for t in edits._tokens(newer) if t[:2] == "H/"}
+    old_links = {t[1:] for t in edits._tokens(older) if t[:2] == "H/"}
+    assert links == sorted(new_links ^ old_links), (links, new_links, old_links)
     new, old = edits._tokens(newer), edits._tokens(older)
     assert edits._rewords(new, old) == (first_words(new) != first_words(old))
 

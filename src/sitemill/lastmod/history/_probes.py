@@ -7,10 +7,13 @@ from a few of their pages first."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Final
 
-from sitemill.lastmod.history._editparts import contains, part_names
+from sitemill.lastmod.history._editparts import (
+    contains,
+    part_names,
+)
 from sitemill.lastmod.history._stopedits import STAMP_EDIT, Edits
 from sitemill.lastmod.history.edits import is_site_wide, reorders, rewords
 from sitemill.lastmod.history.sections import MIN_SECTION
@@ -157,6 +160,32 @@ def contained_edits(
             if count >= least and 2 * count > most:
                 held.add((when, inner))
     return {stop for stop in stops if (commit_of(stop, pages), sketches.get(stop)) in held}
+
+
+def exact_kept(
+    chosen: list[tuple[str, int]],
+    among: Iterable[tuple[str, int]],
+    place: Callable[[tuple[str, int]], tuple[int, str | None]],
+    exact: Edits,
+) -> list[tuple[str, int]]:
+    """The stops of ``chosen`` but those whose exact edit (edits.exact_of) is not the one most
+    of the stops of ``among`` at their ``place`` (the commit, the edit) made, where most made
+    one: a page whose own repair stands beside the site-wide move."""
+    groups: dict[tuple[int, str | None], Counter[str | None]] = {}
+    for stop in among:
+        groups.setdefault(place(stop), Counter())[exact.get(stop)] += 1
+    kept = []
+    for stop in chosen:
+        shared = groups[place(stop)]
+        most, count = shared.most_common(1)[0]
+        if 2 * count <= sum(shared.values()) or exact.get(stop) == most:
+            kept.append(stop)
+    return kept
+
+
+def telling(edit: str | None) -> bool:
+    """Whether a stop's edit tells what a commit made on its pages (not a stamp, a reorder)."""
+    return edit is not None and edit != STAMP_EDIT and not reorders(edit)
 
 
 def section_of(path: str) -> str:

@@ -12,7 +12,7 @@ from urllib.parse import urlsplit
 from sitemill.git.run import GitBatch
 from sitemill.lastmod.fingerprint.digest import file_url
 from sitemill.lastmod.fingerprint.targets import target
-from sitemill.lastmod.history._editparts import edit_sketch, parts_named
+from sitemill.lastmod.history._editparts import edit_sketch, edit_tokens, parts_named
 from sitemill.lastmod.history.blobs import read_blobs
 from sitemill.lastmod.history.edits import edit_key, names_of
 from sitemill.lastmod.history.stamps import CommitStamps
@@ -24,13 +24,15 @@ _GROUP: Final = 64  # stops whose two versions are held reduced at once
 NO_EDIT: Final = "0" * 32  # (remembered for a stop whose versions git lacks)
 # The name of an edit that only changed the commits' stamps (history.stamps): no content.
 STAMP_EDIT: Final = "4" + "0" * 31
-# Edits, their exact names (edits.exact_of), their parts (editparts.edit_parts) or their sketches
-# (editparts.edit_sketch) by stop (path, its run's end at the stop).
+# Edits, their exact names (edits.exact_of), their parts (editparts.edit_parts), their sketches
+# (editparts.edit_sketch) or their tokens (editparts.edit_tokens) by stop (path, its run's end).
 Edits = dict[tuple[str, int], str | None]
-# The names of a stop's edit, in the order name_stops takes them: its key's (exact, kind).
+# The names of a stop's edit a state remembers, in the order name_stops takes them: its key's
+# (exact, kind). Its tokens are this run's alone (TOKENS: no state holds a name that long).
 _NAMES: Final = ((False, ""), (True, ""), (False, "parts"), (False, "sketch"))
-# A stop's edit, exact edit, parts and sketch, each by stop (name_stops fills them).
-StopEdits = tuple[Edits, Edits, Edits, Edits]
+TOKENS: Final = (False, "tokens")
+# A stop's edit, exact edit, parts, sketch and tokens, each by stop (name_stops fills them).
+StopEdits = tuple[Edits, Edits, Edits, Edits, Edits]
 
 
 class HeldReductions:
@@ -79,7 +81,7 @@ def name_stops(
     (remembered, or read: _name_edits) and remember them; return the number of blobs read."""
     read = _name_edits(_unknown(stops, pages, remembered, edits), pages, reader, edits)
     for path, end in stops:
-        for (exact, kind), found in zip(_NAMES, edits, strict=True):
+        for (exact, kind), found in zip(_NAMES, edits[: len(_NAMES)], strict=True):
             key = _edit_key_of(path, pages[path], end, exact=exact, kind=kind)
             if key is not None:
                 remembered[1][key] = found.get((path, end)) or NO_EDIT
@@ -101,9 +103,28 @@ def _unknown(
         if None in named:
             unknown.append((path, end))
             continue
-        for found, name in zip(edits, named, strict=True):
+        for found, name in zip(edits, named, strict=False):
             found[path, end] = None if name == NO_EDIT else name
+        tokens = _edit_key_of(path, pages[path], end, exact=TOKENS[0], kind=TOKENS[1])
+        if tokens is not None and (held := remembered[0].get(tokens)) is not None:
+            edits[4][path, end] = held  # (the walk's workers named it: history.stopnames)
     return unknown
+
+
+def read_tokens(
+    stops: list[tuple[str, int]], pages: Mapping[str, Run], reader: StopReader, edits: StopEdits
+) -> int:
+    """Name the tokens (editparts.edit_tokens) of the stops of ``stops`` whose names were
+    recalled without them (an earlier run's state holds none: a name that long is this run's),
+    reading their versions again (not of a stop git gave no versions of: it has no name);
+    return the number of blobs read."""
+    wanted = [stop for stop in stops if stop not in edits[4] and edits[0].get(stop) is not None]
+    if not wanted:
+        return 0
+    fresh: StopEdits = ({}, {}, {}, {}, {})
+    read = _name_edits(wanted, pages, reader, fresh)
+    edits[4].update(fresh[4])
+    return read
 
 
 def _edit_key_of(path: str, run: Run, end: int, *, exact: bool, kind: str) -> str | None:
@@ -222,21 +243,23 @@ def own_path(base: str, path: str) -> str:
 
 def stop_names(
     reductions: tuple[str, str], own: str, stamps: CommitStamps | None, times: tuple[int, int]
-) -> tuple[str, str, str, str]:
+) -> tuple[str, str, str, str, str]:
     """The names of the edit from ``reductions[1]`` (the older version's, of the commit at
     ``times[1]``) to ``reductions[0]`` (the newer's, at ``times[0]``) of the page whose path
     the reduction spells ``own`` (own_path): its edit, exact edit, parts and sketch
-    (edits.names_of, editparts.parts_named and edit_sketch), or STAMP_EDIT four times when it
-    changed only the commits' stamps (``stamps``)."""
+    (edits.names_of, editparts.parts_named and edit_sketch) and tokens (edit_tokens), or
+    STAMP_EDIT five times when it changed only the commits' stamps (``stamps``)."""
     newer, older = reductions
     if stamps is not None and stamps.is_stamp_edit(newer, older, times):
-        return STAMP_EDIT, STAMP_EDIT, STAMP_EDIT, STAMP_EDIT
-    edit, exact, moves = names_of(newer, older, own)
-    return edit, exact, parts_named(moves), edit_sketch(moves)
+        return STAMP_EDIT, STAMP_EDIT, STAMP_EDIT, STAMP_EDIT, STAMP_EDIT
+    edit, exact, moves, links = names_of(newer, older, own)
+    return edit, exact, parts_named(moves), edit_sketch(moves), edit_tokens(moves, links)
 
 
-def stop_keys(path: str, run: Run, end: int) -> list[str] | None:
+def stop_keys(path: str, run: Run, end: int, *, tokens: bool = False) -> list[str] | None:
     """The keys name_stops remembers the names of the stop at ``end`` of the run of ``path``
-    under, in stop_names' order (None: a version deleted)."""
-    keys = [_edit_key_of(path, run, end, exact=exact, kind=kind) for exact, kind in _NAMES]
+    under, in stop_names' order (None: a version deleted); ``tokens``: and the key its tokens
+    are recalled under in this run (history.stopnames: the walk's workers name them)."""
+    named = (*_NAMES, TOKENS) if tokens else _NAMES
+    keys = [_edit_key_of(path, run, end, exact=exact, kind=kind) for exact, kind in named]
     return None if None in keys else [key for key in keys if key is not None]

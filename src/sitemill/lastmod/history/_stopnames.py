@@ -96,7 +96,7 @@ def name_walk_stops(
     named: dict[str, str] = {}
     older_ones: dict[tuple[bytes, str], str] = {}
     for path, end in stops.items():
-        chain, keys = runs[path].chain, stop_keys(path, runs[path], end)
+        chain, keys = runs[path].chain, stop_keys(path, runs[path], end, tokens=True)
         newer = held.versions.get((chain[end - 1].blob or b"", path))
         older = held.versions.get((chain[end].blob or b"", path))
         if older is not None:

@@ -9,6 +9,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 from typing import Final
+from urllib.parse import unquote
 
 # The mark kinds that hold a target: a link's, an image's source, a srcset's first candidate;
 # and a JSON-LD leaf, "path=value" (fingerprint.structureddata: its URLs are targets), whose
@@ -194,6 +195,13 @@ def _middle(old: str, new: str) -> tuple[str, str]:
         moved = moved[-1] + moved[:-1]
         cut, put = (moved, "") if cut else ("", moved)
     return cut, put
+
+
+def page_path(target: str) -> str:
+    """The page a target of the site's own leads to: its path without a trailing "/",
+    "index.html" or ".html", its query and fragment, percent-decoded (history.listings: a
+    page's links however spelled, ``%20`` or a space)."""
+    return unquote(_split(target)[1])
 
 
 def _split(target: str) -> tuple[str, str, str]:

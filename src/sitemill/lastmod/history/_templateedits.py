@@ -63,15 +63,18 @@ from sitemill.git.run import GitBatch
 from sitemill.lastmod.fingerprint.digest import HTML_SUFFIXES
 from sitemill.lastmod.history._editparts import contains, part_names
 from sitemill.lastmod.history._knownedits import Known, known_edits
+from sitemill.lastmod.history._listings import Listings, OwnEdits
 from sitemill.lastmod.history._probes import (
     PROBE,
     PROBE_MORE,
     commit_of,
     contained_edits,
+    exact_kept,
     probes,
     section_of,
     shared_parts,
     stops_worth_naming,
+    telling,
     template_edits,
     unclear,
 )
@@ -84,8 +87,10 @@ from sitemill.lastmod.history._stopedits import (
     Spread,
     StopEdits,
     name_stops,
+    read_tokens,
     recall_name,
 )
+from sitemill.lastmod.history._tokencensus import by_tokens, tokens_of
 from sitemill.lastmod.history.edits import is_site_wide, reorders, rewords
 from sitemill.lastmod.history.lonestamps import LoneStamps
 from sitemill.lastmod.history.sections import MIN_SECTION
@@ -109,30 +114,30 @@ def follow_template_edits(
     extend: Callable[[dict[str, Run], dict[str, str]], None],
     stamps: CommitStamps | None = None,
     naming: tuple[HeldReductions, Spread | None] | None = None,
-    site: tuple[str, frozenset[str]] = ("", frozenset()),
+    site: tuple[str, frozenset[str], Listings | None] = ("", frozenset(), None),
 ) -> int:
-    """Carry the runs of ``runs`` (the files dated by content) on past template edits (see
-    above); return the number of blobs read. ``remembered``: what an earlier run remembered
-    and what this one did (blob fingerprints by walk.blob_key, the versions before the stops
-    among them; edits by edits.edit_key: named once, never read again);
-    ``extend(runs, reference)`` walks those runs on while their older versions have the
-    ``reference`` fingerprint (as the walk does with the current one). ``stamps``: the
-    commits' stamps (history.stamps), an edit of nothing else being no content.
-    ``naming``: the Reader's held reductions and Spread (stopedits), ``extend``'s reductions
-    held. ``site``: the base URL ``reduce`` resolves links from (a link to the page itself is
-    told by it: stopedits.own_path) and the redirect stubs among the pages, no page of any
-    section (sectioncensus.census_of)."""
-    base, stubs = site
+    """Carry the runs of ``runs`` (the files dated by content) on past template edits (see above);
+    return the number of blobs read. ``remembered``: what an earlier run remembered and what this
+    one did (blob fingerprints by walk.blob_key, the versions before the stops among them; edits
+    by edits.edit_key: named once, never read again); ``extend(runs, reference)`` walks those runs
+    on while their older versions have the ``reference`` fingerprint (as the walk does with the
+    current one). ``stamps``: the commits' stamps (history.stamps), an edit of nothing else being
+    no content. ``naming``: the Reader's held reductions and Spread (stopedits), ``extend``'s
+    reductions held. ``site``: the base URL ``reduce`` resolves links from (a link to the page
+    itself is told by it: stopedits.own_path), the redirect stubs, no page of any section
+    (sectioncensus.census_of), and the pages each commit made (history.listings)."""
     pages = {path: run for path, run in runs.items() if path.lower().endswith(HTML_SUFFIXES)}
-    sections, changed, census = census_of(pages, stubs, section_of, MIN_SECTION)
-    tables: tuple[Edits, Edits, Edits, Edits] = ({}, {}, {}, {})  # (path, its run's end): edit
-    edits, exact, parts, sketches = tables
+    sections, changed, census = census_of(pages, site[1], section_of, MIN_SECTION)
+    tables: StopEdits = ({}, {}, {}, {}, {})  # (path, its run's end): edit
+    edits, exact, parts, sketches, _ = tables
     read = rounds = 0  # (rounds: those that carried a page past a template edit, MAX_ROUNDS)
     unmoved: set[int] = set()  # commits whose probe found no site-wide edit
     commits = _commit_changes(census[1])
     known: Known = {}  # (the edits judged template at each commit so far: knownedits)
-    reader = (batch, reduce, stamps, *(naming or (HeldReductions(), None)), base)
+    reader = (batch, reduce, stamps, *(naming or (HeldReductions(), None)), site[0])
     name = partial(name_stops, pages=pages, remembered=remembered, reader=reader, edits=tables)
+    tokens = partial(read_tokens, pages=pages, reader=reader, edits=tables)
+    own = OwnEdits(site[2], (pages, tables, tokens), changed)
     lone = None if stamps is None else LoneStamps(reader, tables, name)  # (lonestamps)
     while True:
         stops, commit_only, every = stops_worth_naming(pages, sections)
@@ -143,23 +148,23 @@ def follow_template_edits(
         named = [(path, end) for path, end in stops if edits.get((path, end)) is not None]
         chosen = _templates(named, pages, (sections, changed), tables)
         chosen, more = _by_commits(named, chosen, pages, (commits, sections, changed), name, tables)
-        read += more
+        chosen, most = by_tokens(named, chosen, pages, (commits, changed), tokens, tables)
+        read += more + most
         judged = set(chosen)  # (and the others by the census of their section: sectioncensus)
         counted, more = census_templates(
             [stop for stop in every if stop not in judged], pages, census, name, (edits, exact)
         )
-        read += more
         if lone is not None:  # (a stamp on however few pages, no stop named it)
-            alone, more = lone.stamped(every, pages, remembered)
-            read, counted = read + more, counted + alone
-        late, more = known_edits(every, chosen + counted, pages, (known, name), tables)
-        read, counted = read + more, counted + late
-        carried, rounds = _this_round(chosen + counted, edits, rounds)
+            alone, most = lone.stamped(every, pages, remembered)
+            more, counted = more + most, counted + alone
+        late, most = known_edits(every, chosen + counted, pages, (known, name), tables)
+        read, counted = read + more + most, counted + late
+        carried, rounds = _this_round(own.kept(chosen + counted), edits, rounds)  # (listings)
         reference = _carried(carried, pages, remembered)
         if not reference:
             break
         extend({path: pages[path] for path in reference}, reference)
-    return read
+    return read + own.read
 
 
 def _commit_changes(changes: Changes) -> dict[int, list[tuple[str, int]]]:
@@ -255,12 +260,15 @@ def _name_all(
 def _shows(stops: list[tuple[str, int]], probed: list[tuple[str, int]], tables: StopEdits) -> bool:
     """Whether at least half of the ``probed`` pages made what one of ``stops`` made: its
     edit, one of its parts (editparts.part_names), or an edit one of theirs holds or that holds
-    one of theirs (editparts.contains), of those whose edit tells (_telling: a page whose
+    one of theirs (editparts.contains), of those whose edit tells (probes.telling: a page whose
     reading the commit did not change, or changed only in its stamps, tells nothing)."""
-    edits, _, parts, sketches = tables
-    made = {edit for stop in stops if _telling(edit := edits.get(stop))}
+    edits, _, parts, sketches, tokens = tables
+    made = {edit for stop in stops if telling(edit := edits.get(stop))}
     shared = {part for stop in stops if edits.get(stop) in made for part in _parts(stop, parts)}
     inner = {sketches.get(stop) or "" for stop in stops if edits.get(stop) in made}
+    small = [
+        found for stop in stops if edits.get(stop) in made and (found := tokens_of(stop, tokens))
+    ]
 
     def alike(probe: tuple[str, int]) -> bool:
         edit, sketch = edits.get(probe), sketches.get(probe) or ""
@@ -268,15 +276,11 @@ def _shows(stops: list[tuple[str, int]], probed: list[tuple[str, int]], tables: 
             edit in made
             or any(part in shared for part in _parts(probe, parts))
             or any(contains(sketch, held) or contains(held, sketch) for held in inner)
+            or any(held <= tokens_of(probe, tokens) for held in small)
         )
 
-    telling = [probe for probe in probed if _telling(edits.get(probe))]
-    return 2 * sum(alike(probe) for probe in telling) >= len(telling) > 0
-
-
-def _telling(edit: str | None) -> bool:
-    """Whether a stop's edit tells what a commit made on its pages (not a stamp, a reorder)."""
-    return edit is not None and edit != STAMP_EDIT and not reorders(edit)
+    told = [probe for probe in probed if telling(edits.get(probe))]
+    return 2 * sum(alike(probe) for probe in told) >= len(told) > 0
 
 
 def _parts(stop: tuple[str, int], parts: Edits) -> list[tuple[int, str]]:
@@ -323,7 +327,7 @@ def _templates(
     exact edit is not the one most pages with their edit made (a page whose own edit stands
     beside the site-wide one, named by the same moves). ``counts``: the pages of each
     section, the pages each commit changed."""
-    names, exact, parts, sketches = edits
+    names, exact, parts, sketches, _ = edits
     sections, changed = counts
     census = Counter(_place(path, end, pages, names) for path, end in named)
     template = template_edits(named, pages, names, MIN_SECTION, changed)
@@ -344,16 +348,7 @@ def _templates(
             or (path, end) in held
         ):
             chosen.append((path, end))
-    groups: dict[tuple[int, str | None], Counter[str | None]] = {}
-    for stop in chosen:
-        groups.setdefault(_place(*stop, pages, names)[1:], Counter())[exact.get(stop)] += 1
-    kept = []
-    for stop in chosen:
-        shared = groups[_place(*stop, pages, names)[1:]]
-        most, count = shared.most_common(1)[0]
-        if 2 * count <= sum(shared.values()) or exact.get(stop) == most:
-            kept.append(stop)
-    return kept
+    return exact_kept(chosen, chosen, lambda stop: _place(*stop, pages, names)[1:], exact)
 
 
 def _probed(

@@ -14,6 +14,8 @@ from pathlib import Path
 from typing import Final, NamedTuple, cast
 
 from sitemill.git.run import GitBatch
+from sitemill.lastmod.fingerprint.digest import HTML_SUFFIXES
+from sitemill.lastmod.history._listings import Listings
 from sitemill.lastmod.history._stopedits import HeldReductions, Reduce
 from sitemill.lastmod.history._stopnames import (
     busy_commits,
@@ -169,7 +171,8 @@ def date_by_content(
     for path, end in walked.ends.items():  # (each worker's runs: copies)
         runs[path].end = end
     if reduce is not None:  # (the runs dated, past the history's template edits)
-        at = (found.top, token, pool, base)
+        site = (found.relative, sum(p.lower().endswith(HTML_SUFFIXES) for p in found.versions))
+        at = (found.top, token, pool, base, site)
         carried = {p: runs[p] for p in dated}
         _past_templates(at, carried, walked, (fingerprint, reduce), known, stubs)
     fingerprints = {**current, **walked.current}
@@ -236,7 +239,7 @@ def _stop_names(
 
 
 def _past_templates(
-    at: tuple[Path, str, WorkPool | None, str],
+    at: tuple[Path, str, WorkPool | None, str, tuple[str, int]],
     runs: dict[str, Run],
     walked: Walked,
     reading: tuple[Fingerprint, Reduce],
@@ -248,10 +251,12 @@ def _past_templates(
     template edit to judge, or a later run that remembers every edit and fingerprint it
     needs, starts none); what it reads is counted in ``walked``, what it names is remembered
     there. ``at``: the work tree's top, the walk's token (stopnames.commit_stamps) and its
-    pool, whose workers name stops several at a time (stopnames.spread_names), and the base URL
-    links are resolved from; the names the walk made are recalled as an earlier run's
-    (``known``) are. ``reading``: the fingerprint and what it hashes; ``stubs``: Reducing's."""
-    top, token, pool, base = at
+    pool, whose workers name stops several at a time (stopnames.spread_names), the base URL
+    links are resolved from, the site's folder in the work tree and its pages with a version
+    (history.listings); the
+    names the walk made are recalled as an earlier run's (``known``) are. ``reading``: the
+    fingerprint and what it hashes; ``stubs``: Reducing's."""
+    top, token, pool, base, site = at
     fingerprint, reduce = reading
     many = None if pool is None or pool.workers < 2 else pool
     spread = None if many is None else partial(spread_names, many, (top, token, reduce, base))
@@ -273,6 +278,7 @@ def _past_templates(
                 )
 
         stamps = commit_stamps(top, token)
+        listings = Listings(blob_reader(top), stamps.commits, (base, *site)) if base else None
         walked.read += follow_template_edits(
-            runs, remembered, batch, reduce, extend, stamps, (held, spread), (base, stubs)
+            runs, remembered, batch, reduce, extend, stamps, (held, spread), (base, stubs, listings)
         )

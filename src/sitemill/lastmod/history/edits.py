@@ -70,20 +70,36 @@ def edit_of(newer: str, older: str, own: str = "") -> str:
     return _edit_name(new, old, _ordered(_named_moves(new, old, own), sequences, old, new))
 
 
-def names_of(newer: str, older: str, own: str = "") -> tuple[str, str, Moves]:
+def names_of(newer: str, older: str, own: str = "") -> tuple[str, str, Moves, list[str]]:
     """edit_of, exact_of and moves_of of one edit at once, each version's tokens made once (a
-    stop's edit is named all three ways: history.stopedits)."""
+    stop's edit is named all three ways: history.stopedits), and the targets of the site's own
+    links it put in or took out, each as it is (not by a move: site_links)."""
     sequences = (_sequence(older), _sequence(newer))
     old, new = Counter(sequences[0]), Counter(sequences[1])
     repeats = _repeats(old, new)
     moves = _ordered(_named_moves(new, old, own, repeats), sequences, old, new)
+    links = site_links(repeats)
     if respaced(newer, older):
-        return RESPACED, RESPACED, moves
+        return RESPACED, RESPACED, moves, links
     if is_respelled(newer, older):
-        return RESPELLED, RESPELLED, moves
+        return RESPELLED, RESPELLED, moves, links
     if recased(*sequences):
-        return RECASED, RECASED, moves
-    return _edit_name(new, old, moves), hash_edit(*named_by_kind(*repeats)), moves
+        return RECASED, RECASED, moves, links
+    return _edit_name(new, old, moves), hash_edit(*named_by_kind(*repeats)), moves, links
+
+
+def site_links(repeats: Moves) -> list[str]:
+    """The targets of the site's own links (no scheme, no host) among the tokens an edit took
+    out and put in (_repeats), as their reduction spells them: which pages a list page lists
+    (history.listings)."""
+    removed, added = repeats
+    return sorted(
+        {
+            token[1:]
+            for token in (*removed, *added)
+            if target_of(token, "H") and not token[1:].startswith("//") and "://" not in token
+        }
+    )
 
 
 def _edit_name(new: Counter[str], old: Counter[str], moves: Moves) -> str:

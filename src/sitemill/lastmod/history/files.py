@@ -32,6 +32,7 @@ class FileVersions:
     shallow: bool
     renames_followed: bool = True  # False: a missing object stopped git's rename detection
     head: str | None = None  # HEAD's commit id (history.seen remembers it)
+    relative: str = ""  # the site's folder in the work tree (POSIX, "" for its top)
 
 
 def read_file_versions(
@@ -77,6 +78,7 @@ def read_file_versions(
         shallow=shallow,
         renames_followed=renames,
         head=head,
+        relative=relative,
     )
 
 

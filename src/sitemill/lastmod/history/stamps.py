@@ -360,6 +360,12 @@ class CommitStamps:
             self._stamps[time] = commit_stamps_of(self._facts.get(time, []))
         return self._stamps[time]
 
+    def commits(self, time: int) -> list[str]:
+        """The ids of the commits at ``time`` (history.listings reads what each changed)."""
+        if self._facts is None:
+            self._facts = read_commit_facts(self._git)
+        return [facts.sha for facts in self._facts.get(time, []) if facts.sha]
+
     def holds_stamp(self, text: str, time: int) -> bool:
         """Whether ``text`` holds a stamp of the commits at ``time``."""
         stamps = self.stamps(time)

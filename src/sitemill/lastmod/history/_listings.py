@@ -1,0 +1,140 @@
+"""A list page's content is which pages it lists: the pages a commit created, deleted or moved
+(history.templateedits)."""
+# A commit that adds a post puts its link (and its title's words) into every archive, tag and
+# list page that lists it; a blog whose archive pages each list every post (Hexo Sakura: 28 of
+# a deploy's 34 pages) made that one edit on most of the commit's pages, and a census of edits,
+# parts or tokens took it for the template's. And a post retitled and moved in one deploy made
+# its own edit (its <title> and <h1> swapped), which the pages that list it made alike (the
+# link re-pointed, the title's words swapped): the census took the post's own edit for the
+# template's too. So an edit that put in, took out or re-pointed a link to a page of the
+# site's own that its commit created, deleted or moved is its page's own, however many pages
+# made it, and so is the edit of such a page itself: no census carries either past its commit.
+# What else they made (a footer's year beside the new entry) is counted as before, for the
+# other pages (issue 79: lawrencesivan-sakura, lanrendev).
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from collections.abc import Callable, Mapping
+from typing import Final
+
+from sitemill.git.run import Git
+from sitemill.lastmod.fingerprint.digest import HTML_SUFFIXES
+from sitemill.lastmod.history._editparts import listed_pages, listed_token
+from sitemill.lastmod.history._stopedits import STAMP_EDIT, StopEdits, own_path
+from sitemill.lastmod.history.walk import Run
+
+_CREATED_DELETED: Final = (b"A", b"D")  # (a move without rename detection is both)
+
+
+class Listings:
+    """The pages of the site's own (each its editparts.listed_token) that the commits at a
+    time created or deleted, a move being both (``git diff-tree --no-renames``: no blob read),
+    read from git once for each commit, on first use. ``commits``: the commits at a time
+    (stamps.CommitStamps.commits); ``site``: the base URL links are resolved from, the site's
+    folder in the work tree (POSIX, "" for its top) and how many of its pages git has."""
+
+    def __init__(
+        self, git: Git, commits: Callable[[int], list[str]], site: tuple[str, str, int]
+    ) -> None:
+        self._git = git
+        self._commits = commits
+        self._base, relative, self.pages = site
+        self._prefix = os.fsencode(relative + "/") if relative else b""
+        self._found: dict[int, frozenset[str]] = {}
+
+    def token_of(self, path: str) -> str:
+        """The listed_token of the page at site path ``path``."""
+        spelled = own_path(self._base, path)
+        return listed_token(spelled) if spelled else ""
+
+    def at(self, time: int) -> frozenset[str]:
+        """The listed_token of each page the commits at ``time`` created, deleted or moved."""
+        if time not in self._found:
+            pages: set[str] = set()
+            for sha in self._commits(time):
+                pages |= self._changed(sha)
+            self._found[time] = frozenset(pages)
+        return self._found[time]
+
+    def _changed(self, sha: str) -> set[str]:
+        """The pages one commit created or deleted against its first parent."""
+        command = ("diff-tree", "-r", "-z", "--no-renames", "--name-status", "--no-commit-id")
+        out = self._git.output(*command, "-m", "--first-parent", "--root", sha)
+        fields = out.split(b"\0")
+        found = set()
+        for status, name in zip(fields[::2], fields[1::2], strict=False):
+            if status[:1] not in _CREATED_DELETED or not name.startswith(self._prefix):
+                continue
+            path = os.fsdecode(name[len(self._prefix) :])
+            if path.lower().endswith(HTML_SUFFIXES) and (token := self.token_of(path)):
+                found.add(token)
+        return found
+
+
+class OwnEdits:
+    """Which stops' edits are their pages' own as lists (see above): an edit that put in, took
+    out or re-pointed a link to a page its commit created, deleted or moved (a list page's), or
+    the edit of such a page itself (a post moved and retitled, a module renamed). A link to it
+    that the commit changed on more than half of the site's pages is the site's navigation, not
+    a list (a module renamed in the package index on every API page: what most pages carry is
+    the template's); nothing is where a commit created, deleted or moved as many pages as it
+    changed (a site that moved every page); none without ``listings`` (no base URL, no git).
+    ``naming``: the pages, the tables of the stops' edits and stopedits.read_tokens bound to
+    them (a stop whose names were recalled without tokens has them read once more); ``changed``:
+    the pages each commit changed."""
+
+    def __init__(
+        self,
+        listings: Listings | None,
+        naming: tuple[Mapping[str, Run], StopEdits, Callable[[list[tuple[str, int]]], int]],
+        changed: Mapping[int, int],
+    ) -> None:
+        self._listings = listings
+        self._pages, self._tables, self._tokens = naming
+        self._changed = changed
+        self.read = 0  # (blobs read to name the tokens of stops recalled without them)
+
+    def kept(self, stops: list[tuple[str, int]]) -> list[tuple[str, int]]:
+        """The stops of ``stops`` (judged template) whose edit is no page's own as a list (the
+        blobs read to tell are counted in ``read``)."""
+        if self._listings is None:
+            return stops
+        listed = {stop: self._listed(stop) for stop in stops}
+        wanted = [stop for stop in stops if listed[stop] and stop not in self._tables[4]]
+        self.read += self._tokens(wanted) if wanted else 0
+        spread = self._spread({self._when(stop) for stop in stops if listed[stop]})
+        most = self._listings.pages / 2
+        lists = {
+            stop: frozenset(page for page in found if spread[self._when(stop), page] <= most)
+            for stop, found in listed.items()
+        }
+        return [stop for stop in stops if not self._own(stop, (listed[stop], lists[stop]))]
+
+    def _when(self, stop: tuple[str, int]) -> int:
+        return self._pages[stop[0]].chain[stop[1] - 1].time
+
+    def _listed(self, stop: tuple[str, int]) -> frozenset[str]:
+        """The pages the commit of ``stop`` created, deleted or moved, where it counts them."""
+        when = self._when(stop)
+        found = self._listings.at(when) if self._listings is not None else frozenset()
+        return found if len(found) < self._changed.get(when, 0) else frozenset()
+
+    def _spread(self, commits: set[int]) -> Counter[tuple[int, str]]:
+        """On how many pages each commit of ``commits`` changed a link to each page (of those
+        whose edits are named this run)."""
+        spread: Counter[tuple[int, str]] = Counter()
+        for stop, name in self._tables[4].items():
+            if name and name != STAMP_EDIT and (when := self._when(stop)) in commits:
+                spread.update((when, page) for page in listed_pages(name))
+        return spread
+
+    def _own(self, stop: tuple[str, int], listed: tuple[frozenset[str], frozenset[str]]) -> bool:
+        """Whether ``stop``'s page is one its commit moved (or put back), among all it made
+        (``listed[0]``), or its edit changed a link to one a list links (``listed[1]``)."""
+        made, lists = listed
+        if self._listings is not None and self._listings.token_of(stop[0]) in made:
+            return True  # (the listed page itself: its headline its own, however linked)
+        name = self._tables[4].get(stop)
+        return bool(name) and name != STAMP_EDIT and not listed_pages(name or "").isdisjoint(lists)

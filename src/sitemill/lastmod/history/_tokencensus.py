@@ -1,0 +1,117 @@
+"""Two template edits on one page: the census of a commit's tokens (history.templateedits)."""
+# A page whose edit at a commit is two template edits (a release swapped in the title and the
+# caption beside the generator's version in the footer; the footer's year beside a library's
+# links re-pointed) stands on fewer pages than either, and a page that made both beside its own
+# edits has too large an edit to hold them (editparts.contains). So each edit is also named by its
+# tokens (editparts.edit_tokens), and a commit whose pages are all named counts them: an edit
+# whose every token most of its pages made alike, or, for a move of another site's links, most
+# of those that changed a link there, is the template's (issue 79, read92 fault 1).
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Mapping
+
+from sitemill.lastmod.history._editparts import BY_KIND, NO_KIND, census_tokens
+from sitemill.lastmod.history._probes import commit_of, exact_kept, telling
+from sitemill.lastmod.history._stopedits import STAMP_EDIT, Edits, StopEdits
+from sitemill.lastmod.history.sections import MIN_SECTION
+from sitemill.lastmod.history.walk import Run
+
+
+def by_tokens(
+    named: list[tuple[str, int]],
+    chosen: list[tuple[str, int]],
+    pages: Mapping[str, Run],
+    counts: tuple[dict[int, list[tuple[str, int]]], Counter[int]],
+    tokens: Callable[[list[tuple[str, int]]], int],
+    tables: StopEdits,
+) -> tuple[list[tuple[str, int]], int]:
+    """``chosen`` and the stops of ``named`` whose edit is template by the census of their
+    commit's tokens (token_templates: each token made by most of its pages, or of those
+    of its kind), and the blobs read. Counted where at least MIN_SECTION pages stop at a commit,
+    one of them not yet template, and every page the commit changed is named (``counts``: the
+    pages each commit changed, by commit, as stops, and their number): the others by
+    templateedits' commit census. A census is per commit: the tokens of its pages are read again
+    only where an earlier run's state recalled their names without them (``tokens``:
+    stopedits.read_tokens). Of those whose edit is one (edits.edit_of: its moves named by the
+    move), a page whose exact moves are not the ones most of them made is its own (a repair of
+    its own beside the move)."""
+    commits, changed = counts
+    edits, exact = tables[0], tables[1]
+    taken = set(chosen)
+    at: dict[int, list[tuple[str, int]]] = {}
+    for stop in named:
+        if stop not in taken and telling(edits.get(stop)):
+            at.setdefault(commit_of(stop, pages), []).append(stop)
+    counted = [
+        commits[when]
+        for when, stops in sorted(at.items())
+        if len(commits.get(when, ())) >= MIN_SECTION
+        and all(stop in edits for stop in commits[when])
+        and sum(commit_of(stop, pages) == when for stop in named) >= MIN_SECTION
+    ]
+    if not counted:
+        return chosen, 0
+    read = tokens([stop for stops in counted for stop in stops])
+    every = [stop for stops in counted for stop in stops]
+    found = token_templates(every, pages, tables[4], changed)
+    more = [stop for stops in at.values() for stop in stops if stop in found]
+    # (the commit's pages whose edit is one, stops or not)
+    kept = exact_kept(more, found, lambda stop: (commit_of(stop, pages), edits.get(stop)), exact)
+    return chosen + kept, read
+
+
+def token_templates(
+    stops: list[tuple[str, int]],
+    pages: Mapping[str, Run],
+    tokens: Edits,
+    changed: Mapping[int, int],
+) -> set[tuple[str, int]]:
+    """The stops of ``stops`` (every page their commits changed, each named) whose every token
+    (editparts.edit_tokens: each word, mark or move the edit took out or put in) is one at
+    least MIN_SECTION of the commit's pages took out or put in alike, more than half of the
+    pages it changed (``changed``, by commit) or of those whose edit took out or put in a token
+    of its kind (a move of another site's targets: of the pages that changed a target there):
+    two template edits on one page (a release swapped in the title and the caption beside the
+    footer's generator version; the footer's year beside a library's links re-pointed, each
+    page its own set) are the template's. A page with a token of its own (a word, its list's order)
+    keeps its edit's date; so does one whose edit is too large to count (editparts.MANY)."""
+    counts: Counter[tuple[int, str]] = Counter()
+    kinds: Counter[tuple[int, str]] = Counter()
+    named: Counter[int] = Counter()
+    held: dict[tuple[str, int], list[str]] = {}
+    for stop in stops:
+        name = tokens.get(stop)
+        when = commit_of(stop, pages)
+        named[when] += 1
+        if not name or name == STAMP_EDIT:
+            continue
+        many, found = census_tokens(name)
+        kinds.update((when, kind) for kind in {token[:4] for token in found} - {NO_KIND})
+        if not many and found:
+            counts.update((when, token) for token in found)
+            held[stop] = found
+
+    def made(when: int, token: str) -> bool:
+        count = counts[when, token]
+        most = max(changed.get(when, 0), named[when])
+        by_kind = token[:4] != NO_KIND and token[4:5] == BY_KIND
+        return count >= MIN_SECTION and (
+            2 * count > most or (by_kind and 2 * count > kinds[when, token[:4]])
+        )
+
+    return {
+        stop
+        for stop, found in held.items()
+        if all(made(commit_of(stop, pages), token) for token in found)
+    }
+
+
+def tokens_of(stop: tuple[str, int], tokens: Edits) -> frozenset[str]:
+    """The tokens of a stop's edit (editparts.edit_tokens), none for one too large to count."""
+    name = tokens.get(stop)
+    if not name or name == STAMP_EDIT:
+        return frozenset()
+    many, found = census_tokens(name)
+    return frozenset() if many else frozenset(found)
