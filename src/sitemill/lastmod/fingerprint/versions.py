@@ -61,7 +61,9 @@ from typing import Final
 # stands in it word for word, as when it stands in the title (odoc's "Module X.Make" under
 # "Make (pkg.X.Make)": fingerprint.titleblock), and a breadcrumb (its aria-label, class or
 # itemtype) is navigation wherever it stands, and an article left open ends with the <div> or
-# <section> holding it (fingerprint.regionselect); the window an excerpt
+# <section> holding it, and a header with an <h1> inside the main region is the page's title
+# block only when the page's <title> names that <h1>, as outside it: else the site's banner
+# (fingerprint.regionselect); the window an excerpt
 # is looked for in is counted in the text's letters and digits, not its marked characters
 # (fingerprint.excerpts).
 # Version 11 is no longer computable, its gates (``version >= 12``: structured data that counts
