@@ -27,21 +27,24 @@ NEW = "ring.middleware.content-length"
 SOURCE = "http://github.com/ring-clojure/ring/blob/{tag}/ring-core/src/{file}.clj#L{line}"
 
 
-def docs(tag: str, *, new: bool = False, words: str = "", line: str = "") -> dict[str, str]:
+def docs(
+    tag: str, *, new: bool = False, words: str = "", line: str = "", file: str = ""
+) -> dict[str, str]:
     """Each namespace's page at release ``tag``; ``new``: with the new namespace (its page and
     its entry in every page's sidebar); ``words`` edits that namespace's doc string, ``line``
-    moves that namespace's first var one line down its source file."""
+    moves that namespace's first var one line down its source file, ``file`` moves it into
+    another file."""
     names = sorted([*NAMESPACES, *([NEW] if new else [])])
     sidebar = "".join(f'<li><a href="{name}.html"><span>{name}</span></a></li>' for name in names)
     pages = {}
     for name in names:
-        file = name.replace(".", "/").replace("-", "_")
+        source = name.replace(".", "/").replace("-", "_") + ("_impl" if name == file else "")
         said = " It is deprecated." if name == words else ""
         found = NAMESPACES.get(name, (("content-length", 12),))
         vars_ = "".join(
             f'<div class="public anchor" id="var-{var}"><h3>{var}</h3><div class="doc">'
             f"<pre>Does {var}.</pre></div><div class=src-link>"
-            f'<a href="{SOURCE.format(tag=tag, file=file, line=number + moved)}">view source</a>'
+            f'<a href="{SOURCE.format(tag=tag, file=source, line=number + moved)}">view source</a>'
             "</div></div>"
             for var, number, moved in _lines(found, down=name == line)
         )
@@ -74,11 +77,20 @@ def test_a_page_with_its_own_words_or_link_in_that_deploy_is_dated_by_it(
 ) -> None:
     builds = [
         docs("1.14.1"),
-        docs("1.15.0-RC1", new=True, words="ring.util.io", line="ring.middleware.flash"),
+        docs("1.15.0-RC1", new=True, words="ring.util.io", file="ring.middleware.flash"),
     ]
     found = dated(tmp_path, builds)
     moved = {"ring.util.io", "ring.middleware.flash", NEW}
     expected = {f"{name}.html": at(1 if name in moved else 0) for name in [*NAMESPACES, NEW]}
+    assert found == expected, found
+
+
+def test_a_var_moved_down_its_source_file_in_that_release_moves_no_date(tmp_path: Path) -> None:
+    # Its "view source" link leads to the new release's file at the var's new line: the line is
+    # a place in that file, moved with it (blob/1.14.1/x.clj#L30 made blob/1.15.0-RC1/x.clj#L31).
+    builds = [docs("1.14.1"), docs("1.15.0-RC1", new=True, line="ring.middleware.flash")]
+    found = dated(tmp_path, builds)
+    expected = {f"{name}.html": at(0) for name in NAMESPACES} | {f"{NEW}.html": at(1)}
     assert found == expected, found
 
 
@@ -96,8 +108,21 @@ def test_the_targets_beside_the_move_stay_as_they_are() -> None:
     taken = rewrites([*gone, link("/old")], come[1:])
     assert taken == ([link("/old"), removed[0]], [])
     # A link of the fewer that pairs with none by that move: no move is named.
-    other = [*come[1:3], link("http://x.org/blob/2.0/c#L9"), link("/new")]
+    other = [*come[1:3], link("http://x.org/blob/2.0/d#L1"), link("/new")]
     assert rewrites(gone, sorted(other)) == (gone, sorted(other))
+
+
+def test_a_fragment_moves_with_another_site_s_document_not_with_the_site_s_own_page() -> None:
+    moved = rewrites([link("http://x.org/blob/1.0/a#L9")], [link("http://x.org/blob/2.0/a#L10")])
+    # (named as the same move without a fragment, or with one kept)
+    assert moved == rewrites([link("http://x.org/blob/1.0/a")], [link("http://x.org/blob/2.0/a")])
+    assert moved == rewrites(
+        [link("http://x.org/blob/1.0/b#L3")], [link("http://x.org/blob/2.0/b#L3")]
+    )
+    assert moved[1] == [] and len(moved[0]) == 1 and moved[0][0].startswith("RM")
+    # A link to the site's own page whose fragment changed with its path: no move.
+    own = ([link("/v1/guide#setup")], [link("/v2/guide#install")])
+    assert rewrites(*own) == own
 
 
 def test_more_than_a_few_targets_beside_the_move_are_no_move() -> None:

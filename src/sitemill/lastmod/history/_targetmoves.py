@@ -219,21 +219,28 @@ def _rewrite(old: str, new: str) -> str | None:
     common start and end are cut off (_middle: "/" made "/base" and "/posts" made "/base/posts"
     are one move), and between its queries alike where they differ (``via=X&`` dropped before
     each page's own ``title=``: a query rewritten one way on most pages of a commit is the
-    template's, as a path moved is); None when the fragment changed with the path or the
-    query. A fragment alone changed re-pointed the link within the document it leads to (RFC
-    3986 section 3.5: a part of the same document): every such pair is one move, whatever the
-    fragments (a generator that makes each cross-reference lead to its target's top section
-    anchor, "faq.html" made "faq.html#faq", on most pages). A site's own paths are compared
-    without a trailing "/", "index.html" or ".html", which the reduction leaves off its own
-    links (fingerprint.targets) but not another host's."""
+    template's, as a path moved is); None when the fragment of a link to the site's own page
+    changed with its path or query. A fragment alone changed re-pointed the link within the
+    document it leads to (RFC 3986 section 3.5: a part of the same document): every such pair
+    is one move, whatever the fragments (a generator that makes each cross-reference lead to
+    its target's top section anchor, "faq.html" made "faq.html#faq", on most pages). A link to
+    another site's document whose path or query moved is named by that move alone, its
+    fragment changed or not: the fragment is a place in that document (a line of a source file,
+    a section's number) and moved with it (Codox's "view source" links at
+    ``blob/1.12.1/x.clj#L91`` made ``blob/1.13.0/x.clj#L90``, LDoc's links into the Lua manual
+    at ``5.1/manual.html#5.4`` made ``5.4/manual.html#6.4``: what another document says is
+    that document's; issue 79). A site's own paths are compared without a trailing "/",
+    "index.html" or ".html", which the reduction leaves off its own links
+    (fingerprint.targets) but not another host's."""
     old_host, old_path, old_rest = _split(old)
     new_host, new_path, new_rest = _split(new)
     old_query, old_hash, old_fragment = old_rest.partition("#")
     new_query, new_hash, new_fragment = new_rest.partition("#")
     if (old_hash, old_fragment) != (new_hash, new_fragment):
-        if (old_host, old_path, old_query) != (new_host, new_path, new_query):
-            return None
-        return f"{old_host}\2{new_host}\2#\2#"  # (re-pointed within its document: see above)
+        if (old_host, old_path, old_query) == (new_host, new_path, new_query):
+            return f"{old_host}\2{new_host}\2#\2#"  # (re-pointed within its document: see above)
+        if not (old_host and new_host):
+            return None  # (the site's own page: its fragment a heading of that page's)
     name = f"{old_host}\2{new_host}\2" + "\2".join(_middle(old_path, new_path))
     if old_query != new_query:
         name += "\2?\2" + "\2".join(_middle(old_query, new_query))
