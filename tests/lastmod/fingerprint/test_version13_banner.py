@@ -20,10 +20,10 @@ URL = "https://example.org/2025/06/05/tea/index.html"
 
 def card(path: str, title: str, day: str) -> str:
     """A "further reading" card: one link holding the post's cover, title and date."""
+    cover = f'<div><img src="/images/{path[-3:]}.png" alt="{title}"></div>'
+    named = f'<span class="related-card-title">{title}</span>'
     return (
-        f'<a class="related-card" href="/{path}/"><div><img src="/images/{path[-3:]}.png"'
-        f' alt="{title}"></div><div><span class="related-card-title">{title}</span>'
-        f'<span class="related-card-date">{day}</span></div></a>'
+        f'<a class="related-card" href="/{path}/">{cover}<div>{named}<span>{day}</span></div></a>'
     )
 
 
