@@ -61,7 +61,9 @@ from typing import Final
 # stands in it word for word, as when it stands in the title (odoc's "Module X.Make" under
 # "Make (pkg.X.Make)": fingerprint.titleblock), and a breadcrumb (its aria-label, class or
 # itemtype) is navigation wherever it stands, and an article left open ends with the <div> or
-# <section> holding it (fingerprint.regionselect); the window an excerpt
+# <section> holding it, and a header with an <h1> inside the main region is the page's title
+# block only when the page's <title> names that <h1>, as outside it: else the site's banner
+# (fingerprint.regionselect); the window an excerpt
 # is looked for in is counted in the text's letters and digits, not its marked characters
 # (fingerprint.excerpts).
 # Version 11 is no longer computable, its gates (``version >= 12``: structured data that counts
@@ -97,8 +99,10 @@ EARLIER_VERSIONS: Final = frozenset({12})
 # of those that moved another site's targets of its host, is template: two template edits on one
 # page, history.tokencensus.token_templates, each stop's tokens this run's alone,
 # stopedits.read_tokens; an edit that put in, took out or re-pointed a link to a page its commit
-# created, deleted or moved is its page's own and testifies for no other: history.listings).
-DATING_RULES: Final = 10
+# created, deleted or moved is its page's own and testifies for no other: history.listings);
+# 11: issue 79 (the targets of a kind moved one way beside a few that came or went, a new page in
+# the sidebar every page carries, are named by the move and those few: targetmoves.rewrites).
+DATING_RULES: Final = 11
 HTML_SUFFIXES: Final = (".html", ".htm")
 # A page is fingerprinted from at most its first this many bytes, wherever it is read (a
 # tree, a bucket, an old git version), so that one page gives one fingerprint everywhere.

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Final
 from urllib.parse import unquote
 
@@ -42,20 +42,90 @@ def rewrites(removed: list[str], added: list[str]) -> tuple[list[str], list[str]
     page that holds both (issue 79, endpoints4s). Any other token, and every target of a kind
     whose pairs are not all moves, stays as it is, so a page whose own links changed keeps an
     edit of its own (a link retargeted to another page is named by the two pages: no other
-    page made that move)."""
+    page made that move). A kind with a few more removed than added, or added than removed,
+    pairs by one move beside the targets that came or went (_moved_beside)."""
     out_removed, out_added = list(removed), list(added)
     for kind in TARGET_KINDS:
         gone = [token for token in removed if target_of(token, kind)]
         come = [token for token in added if target_of(token, kind)]
-        if not gone or len(gone) != len(come):
+        paired = _paired(gone, come)
+        if paired is None:
             continue
-        names = {_move(old, new) for old, new in zip(gone, come, strict=True)}
-        if None in names:
-            continue
-        out_removed = [token for token in out_removed if not target_of(token, kind)]
-        out_added = [token for token in out_added if not target_of(token, kind)]
+        names, left = paired
+        moved = {token for token in (*gone, *come) if token not in left}
+        out_removed = [token for token in out_removed if token not in moved]
+        out_added = [token for token in out_added if token not in moved]
         out_removed.extend("R" + _MOVED + str(name) for name in names)
     return sorted(set(out_removed)), sorted(out_added)
+
+
+# Targets of one kind that came or went beside those one move moved, at most (_moved_beside).
+BESIDE_MOVES: Final = 8
+
+
+def _paired(gone: list[str], come: list[str]) -> tuple[set[str], frozenset[str]] | None:
+    """The names of the moves that made the targets ``gone`` (of one kind, sorted) into
+    ``come``, and those of either that no move made (they came or went); None when they are
+    not moves (see rewrites)."""
+    if not gone or not come:
+        return None
+    if len(gone) != len(come):
+        return _moved_beside(gone, come)
+    names = {_move(old, new) for old, new in zip(gone, come, strict=True)}
+    return None if None in names else ({name for name in names if name is not None}, frozenset())
+
+
+def _moved_beside(gone: list[str], come: list[str]) -> tuple[set[str], frozenset[str]] | None:
+    """One move that made each of the fewer of ``gone`` and ``come`` (sorted) from, or into, one
+    of the others, in their order, and the others, which came or went beside it (at most
+    BESIDE_MOVES); None when no one move does. A deploy that moved a release in each page's
+    source links (``blob/1.14.1/…`` made ``blob/1.15.0-RC1/…``) and put a link to a new page
+    in the sidebar every page carries made one edit on every page: that move and that link
+    (issue 79, ring's Codox pages). The pair of the first of the fewer is tried from the one
+    that changes least (the shortest part between their common start and end); the others pair
+    in order, each with the first of the rest that one move made."""
+    fewer, more = (gone, come) if len(gone) < len(come) else (come, gone)
+    extra = len(more) - len(fewer)
+    if extra > BESIDE_MOVES:
+        return None
+
+    def move(mine: str, other: str) -> str | None:
+        return _move(mine, other) if fewer is gone else _move(other, mine)
+
+    first = fewer[0]
+    for at in sorted(range(extra + 1), key=lambda at: _changed(first, more[at])):
+        name = move(first, more[at])
+        if name is None:
+            continue
+        left = _left_by(name, fewer, more, move)
+        if left is not None:
+            return {name}, frozenset(left)
+    return None
+
+
+def _left_by(
+    name: str, fewer: list[str], more: list[str], move: Callable[[str, str], str | None]
+) -> list[str] | None:
+    """The targets of ``more`` left when each of ``fewer`` pairs, in order, with the first of
+    the rest of ``more`` that ``move`` names ``name``; None when one pairs with none."""
+    left: list[str] = []
+    start, skips = 0, len(more) - len(fewer)
+    for token in fewer:
+        found = next(
+            (at for at in range(start, start + skips + 1) if move(token, more[at]) == name), None
+        )
+        if found is None:
+            return None
+        left += more[start:found]
+        skips -= found - start
+        start = found + 1
+    return left + more[start:]
+
+
+def _changed(old: str, new: str) -> int:
+    """How many characters of ``old`` and ``new`` stand between their common start and end."""
+    start, end = shared_ends(old, new)
+    return len(old) + len(new) - 2 * (start + end)
 
 
 def self_links(removed: list[str], own: str, lost: int) -> Counter[str]:
@@ -149,21 +219,28 @@ def _rewrite(old: str, new: str) -> str | None:
     common start and end are cut off (_middle: "/" made "/base" and "/posts" made "/base/posts"
     are one move), and between its queries alike where they differ (``via=X&`` dropped before
     each page's own ``title=``: a query rewritten one way on most pages of a commit is the
-    template's, as a path moved is); None when the fragment changed with the path or the
-    query. A fragment alone changed re-pointed the link within the document it leads to (RFC
-    3986 section 3.5: a part of the same document): every such pair is one move, whatever the
-    fragments (a generator that makes each cross-reference lead to its target's top section
-    anchor, "faq.html" made "faq.html#faq", on most pages). A site's own paths are compared
-    without a trailing "/", "index.html" or ".html", which the reduction leaves off its own
-    links (fingerprint.targets) but not another host's."""
+    template's, as a path moved is); None when the fragment of a link to the site's own page
+    changed with its path or query. A fragment alone changed re-pointed the link within the
+    document it leads to (RFC 3986 section 3.5: a part of the same document): every such pair
+    is one move, whatever the fragments (a generator that makes each cross-reference lead to
+    its target's top section anchor, "faq.html" made "faq.html#faq", on most pages). A link to
+    another site's document whose path or query moved is named by that move alone, its
+    fragment changed or not: the fragment is a place in that document (a line of a source file,
+    a section's number) and moved with it (Codox's "view source" links at
+    ``blob/1.12.1/x.clj#L91`` made ``blob/1.13.0/x.clj#L90``, LDoc's links into the Lua manual
+    at ``5.1/manual.html#5.4`` made ``5.4/manual.html#6.4``: what another document says is
+    that document's; issue 79). A site's own paths are compared without a trailing "/",
+    "index.html" or ".html", which the reduction leaves off its own links
+    (fingerprint.targets) but not another host's."""
     old_host, old_path, old_rest = _split(old)
     new_host, new_path, new_rest = _split(new)
     old_query, old_hash, old_fragment = old_rest.partition("#")
     new_query, new_hash, new_fragment = new_rest.partition("#")
     if (old_hash, old_fragment) != (new_hash, new_fragment):
-        if (old_host, old_path, old_query) != (new_host, new_path, new_query):
-            return None
-        return f"{old_host}\2{new_host}\2#\2#"  # (re-pointed within its document: see above)
+        if (old_host, old_path, old_query) == (new_host, new_path, new_query):
+            return f"{old_host}\2{new_host}\2#\2#"  # (re-pointed within its document: see above)
+        if not (old_host and new_host):
+            return None  # (the site's own page: its fragment a heading of that page's)
     name = f"{old_host}\2{new_host}\2" + "\2".join(_middle(old_path, new_path))
     if old_query != new_query:
         name += "\2?\2" + "\2".join(_middle(old_query, new_query))

@@ -38,10 +38,11 @@ _LINK_END: Final = "E"  # (the token of a link's end: fingerprint.targetmarks.LI
 # (moved_within), an edit of letter case alone named RECASED (history.respacing) and a link that
 # stood several times and went no link moved onto the page (targetmoves.self_links), after a
 # page's own path spelled as its reduction spells
-# its links (history.stopedits.own_path), and each stop's sketch kept (editparts.edit_sketch): a
-# name an earlier sitemill remembered is not recalled. At most 9 bytes, so that with "/exact",
-# "/parts" or "/sketch" it fits blake2b's person (16).
-_KEYS: Final = b"recased"
+# its links (history.stopedits.own_path), each stop's sketch kept (editparts.edit_sketch), and
+# targets of a kind moved one way beside a few that came or went named by the move
+# (targetmoves.rewrites): a name an earlier sitemill remembered is not recalled. At most 9 bytes,
+# so that with "/exact", "/parts" or "/sketch" it fits blake2b's person (16).
+_KEYS: Final = b"beside"
 # The tokens an edit took out and put in (moves_of).
 Moves = tuple[list[str], list[str]]
 SUM_BITS: Final = 48  # (a token_sum's size: a deploy's distinct edits never meet by chance)
