@@ -69,8 +69,11 @@ def git(repo: Path, *args: str | bytes, when: str | None = None, check: bool = T
 def make_repo(path: Path, branch: str = "main") -> Path:
     """Create an empty repository at ``path`` whose first branch is ``branch``."""
     path.mkdir(parents=True, exist_ok=True)
-    git(path, "init", "-q")
-    git(path, "symbolic-ref", "HEAD", f"refs/heads/{branch}")
+    if (path / ".git").exists():  # (init again keeps HEAD, and would ignore -b)
+        git(path, "init", "-q")
+        git(path, "symbolic-ref", "HEAD", f"refs/heads/{branch}")
+    else:
+        git(path, "init", "-q", "-b", branch)
     return path
 
 
