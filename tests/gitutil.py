@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import re
 import subprocess
 from collections.abc import Iterator, Mapping
 from datetime import UTC, datetime
@@ -11,6 +12,7 @@ from pathlib import Path
 
 AUTHOR = "Sitemill Test"
 EMAIL = "test@sitemill.invalid"
+_SHA = re.compile(r"[0-9a-f]{40}")
 
 
 def unix(when: str) -> int:
@@ -67,8 +69,11 @@ def git(repo: Path, *args: str | bytes, when: str | None = None, check: bool = T
 def make_repo(path: Path, branch: str = "main") -> Path:
     """Create an empty repository at ``path`` whose first branch is ``branch``."""
     path.mkdir(parents=True, exist_ok=True)
-    git(path, "init", "-q")
-    git(path, "symbolic-ref", "HEAD", f"refs/heads/{branch}")
+    if (path / ".git").exists():  # (init again keeps HEAD, and would ignore -b)
+        git(path, "init", "-q")
+        git(path, "symbolic-ref", "HEAD", f"refs/heads/{branch}")
+    else:
+        git(path, "init", "-q", "-b", branch)
     return path
 
 
@@ -148,7 +153,21 @@ def is_ancestor(repo: Path, rev: str) -> bool:
 
 
 def head(repo: Path) -> str:
-    return git(repo, "rev-parse", "HEAD").decode().strip()
+    """HEAD's commit, read from the files git keeps it in (HEAD, and the loose ref it names, as
+    a commit leaves them) without a process of git's; ``git rev-parse HEAD`` when they are not
+    there (packed refs, a worktree's or a bare repository's layout)."""
+    sha = _head_file(repo / ".git")
+    return sha if sha is not None else git(repo, "rev-parse", "HEAD").decode().strip()
+
+
+def _head_file(git_dir: Path) -> str | None:
+    try:
+        text = (git_dir / "HEAD").read_text(encoding="ascii").strip()
+        if text.startswith("ref: refs/"):
+            text = (git_dir / text.removeprefix("ref: ")).read_text(encoding="ascii").strip()
+    except (OSError, UnicodeDecodeError):
+        return None
+    return text if _SHA.fullmatch(text) else None
 
 
 def log_date(repo: Path, path: str | bytes) -> int | None:

@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
-from moto.stepfunctions.parser.asl.parse.asl_parser import AmazonStateLanguageParser
 from test_infra import (
     ACCOUNT,
     BUCKET,
@@ -191,6 +190,10 @@ def test_definition_is_json_with_substitutions_only_inside_strings(
 
 
 def test_moto_parses_the_definition_once_substituted() -> None:
+    # (imported here: moto's ASL parser costs each worker that collects this module 0.75 s of CPU
+    # to import; only the one that runs this test needs it)
+    from moto.stepfunctions.parser.asl.parse.asl_parser import AmazonStateLanguageParser
+
     text = ASL.read_text(encoding="utf-8")
     for name, function in SUBSTITUTIONS.items():
         arn = f"arn:{PARTITION}:lambda:{REGION}:{ACCOUNT}:function:{STACK}-{function}"
