@@ -89,8 +89,10 @@ EARLIER_VERSIONS: Final = frozenset({12})
 # each by what moved between its ends' common start and end: history.targetmoves.rewrites); 9:
 # issue 79 (an edit of the text's words made alike on at least 8 pages of a section, more than half
 # of it, is template by the section's census, history.sectioncensus; an edit judged template at a
-# commit is the template's on every page that made it there: history.knownedits).
-DATING_RULES: Final = 9
+# commit is the template's on every page that made it there: history.knownedits); 10: issue 79 (a
+# commit is judged by the pages it changed, not by the stops left at it in a round:
+# history.templateedits' commit census).
+DATING_RULES: Final = 10
 HTML_SUFFIXES: Final = (".html", ".htm")
 # A page is fingerprinted from at most its first this many bytes, wherever it is read (a
 # tree, a bucket, an old git version), so that one page gives one fingerprint everywhere.
