@@ -57,6 +57,38 @@ def rewrites(removed: list[str], added: list[str]) -> tuple[list[str], list[str]
     return sorted(set(out_removed)), sorted(out_added)
 
 
+def host_moves(removed: list[str], added: list[str]) -> tuple[list[str], list[str]]:
+    """``removed`` and ``added`` tokens (sorted) with each kind of target whose every pair
+    moved only another site's scheme and host, the rest kept (``https://gcore.example/gh/x.png``
+    made ``https://cdn.example/gh/x.png``), named by that move instead, as rewrites names it:
+    the exact name (history.edits.exact_of) of a page whose own pictures moved so beside the
+    ones every page shows is the others' (issue 79, a CDN's host moved on all 101 pages of a
+    Hexo blog). A kind with any other pair keeps its targets as they are: a page whose own
+    target changed beside the move is its own."""
+    out_removed, out_added = list(removed), list(added)
+    for kind in TARGET_KINDS:
+        gone = [token for token in removed if target_of(token, kind)]
+        come = [token for token in added if target_of(token, kind)]
+        if not gone or len(gone) != len(come):
+            continue
+        names = {_host_move(old, new) for old, new in zip(gone, come, strict=True)}
+        if None in names:
+            continue
+        out_removed = [token for token in out_removed if not target_of(token, kind)]
+        out_added = [token for token in out_added if not target_of(token, kind)]
+        out_removed.extend("R" + _MOVED + str(name) for name in names)
+    return sorted(set(out_removed)), sorted(out_added)
+
+
+def _host_move(old: str, new: str) -> str | None:
+    """_move's name of a pair that moved only another site's scheme and host (both another
+    site's: the site's own targets name no host), else None."""
+    (old_host, *old_rest), (new_host, *new_rest) = _split(old[1:]), _split(new[1:])
+    if old[:1] == LEAF or not old_host or not new_host or old_rest != new_rest:
+        return None
+    return _rewrite(old[1:], new[1:])
+
+
 def self_links(removed: list[str], own: str, lost: int) -> Counter[str]:
     """The link tokens a newer version would hold if ``lost`` of the ``removed`` link targets
     had moved onto the page itself (site path ``own``, spelled as the reduction spells it),

@@ -14,6 +14,7 @@ from sitemill.lastmod.history._respacing import RECASED, RESPACED, recased, resp
 from sitemill.lastmod.history._targetmoves import (
     LEAF,
     REPEAT,
+    host_moves,
     own_leaves,
     rewrites,
     self_links,
@@ -39,9 +40,10 @@ _LINK_END: Final = "E"  # (the token of a link's end: fingerprint.targetmarks.LI
 # stood several times and went no link moved onto the page (targetmoves.self_links), after a
 # page's own path spelled as its reduction spells
 # its links (history.stopedits.own_path), and each stop's sketch kept (editparts.edit_sketch): a
-# name an earlier sitemill remembered is not recalled. At most 9 bytes, so that with "/exact",
-# "/parts" or "/sketch" it fits blake2b's person (16).
-_KEYS: Final = b"recased"
+# name an earlier sitemill remembered is not recalled; and since an exact name names another
+# site's host moved alone by its move (targetmoves.host_moves). At most 9 bytes, so that with
+# "/exact", "/parts" or "/sketch" it fits blake2b's person (16).
+_KEYS: Final = b"hostmoved"
 # The tokens an edit took out and put in (moves_of).
 Moves = tuple[list[str], list[str]]
 SUM_BITS: Final = 48  # (a token_sum's size: a deploy's distinct edits never meet by chance)
@@ -83,7 +85,7 @@ def names_of(newer: str, older: str, own: str = "") -> tuple[str, str, Moves]:
         return RESPELLED, RESPELLED, moves
     if recased(*sequences):
         return RECASED, RECASED, moves
-    return _edit_name(new, old, moves), hash_edit(*named_by_kind(*repeats)), moves
+    return _edit_name(new, old, moves), hash_edit(*named_by_kind(*host_moves(*repeats))), moves
 
 
 def _edit_name(new: Counter[str], old: Counter[str], moves: Moves) -> str:
@@ -156,7 +158,9 @@ def exact_of(newer: str, older: str) -> str:
     whose edit_of is one may have made different exact moves (history.templateedits: a page
     whose own edit stands beside the site-wide one). Pages whose edit moved no target have
     one exact name when they have one edit; a respacing is RESPACED here too, a recasing
-    RECASED, a re-spelling RESPELLED, and dates and numbers are named as edit_of names them."""
+    RECASED, a re-spelling RESPELLED, and dates and numbers are named as edit_of names them.
+    A kind of target whose every pair moved only another site's scheme and host is named by
+    that move (targetmoves.host_moves): no page's own edit, whatever its paths."""
     if respaced(newer, older):
         return RESPACED
     if is_respelled(newer, older):
@@ -164,7 +168,9 @@ def exact_of(newer: str, older: str) -> str:
     sequences = (_sequence(older), _sequence(newer))
     if recased(*sequences):
         return RECASED
-    return hash_edit(*named_by_kind(*_repeats(Counter(sequences[0]), Counter(sequences[1]))))
+    return hash_edit(
+        *named_by_kind(*host_moves(*_repeats(Counter(sequences[0]), Counter(sequences[1]))))
+    )
 
 
 def token_sum(reduction: str) -> int:
