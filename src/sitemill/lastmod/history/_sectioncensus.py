@@ -65,15 +65,18 @@ def section_changes(pages: Mapping[str, Run], section_of: Callable[[str], str]) 
 def census_of(
     pages: Mapping[str, Run], stubs: frozenset[str], section_of: Callable[[str], str], least: int
 ) -> tuple[Counter[str], Counter[int], Census]:
-    """The pages of each section, the pages each commit changed (by its time), and the census
+    """The pages of each section, the pages each commit edited (by its time: a version that
+    changed an earlier one, not a deletion nor a creation, as section_changes), and the census
     census_templates takes (least: MIN_SECTION), of ``pages`` less the redirect ``stubs``."""
     counted = {path: run for path, run in pages.items() if path not in stubs}
     members: dict[str, list[str]] = {}
     for path in counted:
         members.setdefault(section_of(path), []).append(path)
     sections = Counter({section: len(paths) for section, paths in members.items()})
-    changed = Counter(version.time for run in counted.values() for version in run.chain)
-    return sections, changed, (members, section_changes(counted, section_of), section_of, least)
+    changes = section_changes(counted, section_of)
+    # (the pages a commit edited: not those it deleted or added, which made no edit)
+    changed = Counter(when for (_, when), stops in changes.items() for _ in stops)
+    return sections, changed, (members, changes, section_of, least)
 
 
 def census_templates(
