@@ -92,9 +92,9 @@ EARLIER_VERSIONS: Final = frozenset({12})
 # commit is the template's on every page that made it there: history.knownedits); 10: issue 79 (a
 # commit is judged by the pages it changed, not by the stops left at it in a round:
 # history.templateedits' commit census; another site's scheme and host moved alone under every
-# target of a kind is no page's own exact edit, whatever its paths: targetmoves.host_moves; the
-# pages a commit changed, where a census counts them, are those it edited, not those it deleted
-# or added: sectioncensus.census_of).
+# target of a kind is no page's own exact edit, whatever its paths, and alone no content:
+# targetmoves.host_moves, hosts_moved_alone; the pages a commit changed, where a census counts
+# them, are those it edited, not those it deleted or added: sectioncensus.census_of).
 DATING_RULES: Final = 10
 HTML_SUFFIXES: Final = (".html", ".htm")
 # A page is fingerprinted from at most its first this many bytes, wherever it is read (a

@@ -80,6 +80,22 @@ def host_moves(removed: list[str], added: list[str]) -> tuple[list[str], list[st
     return sorted(set(out_removed)), sorted(out_added)
 
 
+def hosts_moved_alone(moves: tuple[list[str], list[str]]) -> bool:
+    """Whether an edit's ``moves`` (edits.moves_of) are only moves of another site's scheme
+    and host, the rest of each target kept: no content (dating rules 10), wherever it stands
+    and on however few pages whose reading changed (a CDN's host moved on every picture of a
+    deploy re-rendering every page, most of them reading alike before and after)."""
+    removed, added = moves
+    return bool(removed) and not added and all(_names_host_move(token) for token in removed)
+
+
+def _names_host_move(token: str) -> bool:
+    if not token.startswith("R" + _MOVED):
+        return False
+    old_host, new_host, *middle = token[2:].split(REPEAT)
+    return bool(old_host and new_host) and middle == ["", ""]
+
+
 def _host_move(old: str, new: str) -> str | None:
     """_move's name of a pair that moved only another site's scheme and host (both another
     site's: the site's own targets name no host), else None."""
