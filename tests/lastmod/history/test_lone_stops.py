@@ -44,3 +44,29 @@ def test_a_description_put_on_every_page_dates_no_page_whose_walk_reaches_it_alo
     found = dated(tmp_path, [site(False, False), site(True, False), site(True, True)])
     expected = {path: at(2) for path in GUIDES} | {"contributors": at(0)}
     assert found == expected, found
+
+
+def post(name: str, mended: bool, own: bool) -> str:
+    typo = "structures" if mended else "structires"
+    more = f"<p>A note {name} added later.</p>" if own else ""
+    return (
+        f"<html><head><title>{name} - This Month</title></head><body><main><h1>{name}</h1>"
+        f"<p>News of the month on data {typo}, kernels and drivers.</p>"
+        f"<p>What happened in {name}, in words of its own.</p>{more}</main></body></html>\n"
+    )
+
+
+def test_a_typo_mended_in_a_sentence_copied_onto_five_posts_dates_them(tmp_path: Path) -> None:
+    # An author mended one typo in the sentence each monthly post opens with: the commit
+    # changed those five posts alone, and two of them were edited later. Three pages stop
+    # there, too few for a count of stops; its other pages are not read for an edit of words
+    # (a few pages' own words are no template's by any count of them).
+    months = ("april", "may", "july", "august", "september")
+    later = months[3:]
+
+    def posts(mended: bool, edited: tuple[str, ...] = ()) -> dict[str, str]:
+        return {f"posts/{m}/index.html": post(m, mended, m in edited) for m in months}
+
+    found = dated(tmp_path, [posts(False), posts(True), posts(True, later)])
+    expected = {f"posts/{m}": at(2 if m in later else 1) for m in months}
+    assert found == expected, sorted(found.items())

@@ -9,12 +9,13 @@
 # what a stop made, or for a site-wide edit taken from the stops alone. A commit is judged by the
 # pages it changed, not by the stops left at it in the round that reaches it (dating rules 10):
 # one where fewer than MIN_SECTION pages stop is counted so where it changed at least
-# MIN_SECTION and one of its stops made an edit that rewords no text, or that two of them made
-# (_worth_a_census): a page's own words are most such stops, and each would cost PROBE pages.
+# MIN_SECTION and one of its stops made an edit that rewords no text (_worth_a_census): a page's
+# own words are most such stops, each would cost PROBE pages, and an author who mends one typo in
+# a sentence copied onto five posts (rust-osdev's "structires", issue 79) made five pages' own
+# edit, which no count of a few pages tells from a theme's.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Mapping
 
 from sitemill.lastmod.history._editparts import contains, part_names
@@ -72,13 +73,10 @@ def _worth_a_census(
     stops: list[tuple[str, int]], taken: set[tuple[str, int]], edits: Edits
 ) -> bool:
     """Whether a commit where fewer than MIN_SECTION pages stop needs its other pages counted:
-    one of its ``stops`` not ``taken`` made an edit that tells (_telling) and rewords no text,
-    or that two of them made. A page's own words are most such stops, and each would cost a
-    first run PROBE other pages' versions."""
-    made = Counter(edits.get(stop) for stop in stops if stop not in taken)
-    return any(
-        _telling(edit) and (count >= 2 or not rewords(edit or "")) for edit, count in made.items()
-    )
+    one of its ``stops`` not ``taken`` made an edit that tells (_telling) and rewords no text
+    (see above)."""
+    made = {edits.get(stop) for stop in stops if stop not in taken}
+    return any(_telling(edit) and not rewords(edit or "") for edit in made)
 
 
 def _spread_out(stops: list[tuple[str, int]]) -> list[tuple[str, int]]:
