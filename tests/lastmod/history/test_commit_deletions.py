@@ -16,13 +16,13 @@ NEW = tuple(f"guide/{name}" for name in ("start", "tasks", "options", "gems", "d
 
 
 def page(path: str, release: str, revised: bool) -> str:
+    """A package page naming the plugin's ``release`` (``revised``: a paragraph of its own
+    more)."""
     name = path.rsplit("/", 1)[-1]
-    more = f"<p>How {name} is used.</p>" if revised else ""
-    return (
-        f"<html><head><title>{name} - Plugin API</title></head><body><main><h1>Package {name}"
-        f"</h1><p>What the {name} package of the plugin {release} release holds.</p>{more}"
-        "</main></body></html>\n"
-    )
+    body = [f"<h1>Package {name}</h1>", f"<p>What the {name} package of the plugin {release}"]
+    body += [" release holds.</p>", f"<p>How {name} is used.</p>" if revised else ""]
+    head = f"<head><title>{name} - Plugin API</title></head>"
+    return f"<html>{head}<body><main>{''.join(body)}</main></body></html>\n"
 
 
 def reference(

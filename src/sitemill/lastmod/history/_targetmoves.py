@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Final
 
 # The mark kinds that hold a target: a link's, an image's source, a srcset's first candidate;
@@ -42,19 +42,7 @@ def rewrites(removed: list[str], added: list[str]) -> tuple[list[str], list[str]
     whose pairs are not all moves, stays as it is, so a page whose own links changed keeps an
     edit of its own (a link retargeted to another page is named by the two pages: no other
     page made that move)."""
-    out_removed, out_added = list(removed), list(added)
-    for kind in TARGET_KINDS:
-        gone = [token for token in removed if target_of(token, kind)]
-        come = [token for token in added if target_of(token, kind)]
-        if not gone or len(gone) != len(come):
-            continue
-        names = {_move(old, new) for old, new in zip(gone, come, strict=True)}
-        if None in names:
-            continue
-        out_removed = [token for token in out_removed if not target_of(token, kind)]
-        out_added = [token for token in out_added if not target_of(token, kind)]
-        out_removed.extend("R" + _MOVED + str(name) for name in names)
-    return sorted(set(out_removed)), sorted(out_added)
+    return _named_pairs(removed, added, _move)
 
 
 def host_moves(removed: list[str], added: list[str]) -> tuple[list[str], list[str]]:
@@ -65,13 +53,21 @@ def host_moves(removed: list[str], added: list[str]) -> tuple[list[str], list[st
     ones every page shows is the others' (issue 79, a CDN's host moved on all 101 pages of a
     Hexo blog). A kind with any other pair keeps its targets as they are: a page whose own
     target changed beside the move is its own."""
+    return _named_pairs(removed, added, _host_move)
+
+
+def _named_pairs(
+    removed: list[str], added: list[str], move: Callable[[str, str], str | None]
+) -> tuple[list[str], list[str]]:
+    """rewrites and host_moves: each kind of target whose every pair (the i-th removed and
+    the i-th added, sorted) ``move`` names, named by those names, each once."""
     out_removed, out_added = list(removed), list(added)
     for kind in TARGET_KINDS:
         gone = [token for token in removed if target_of(token, kind)]
         come = [token for token in added if target_of(token, kind)]
         if not gone or len(gone) != len(come):
             continue
-        names = {_host_move(old, new) for old, new in zip(gone, come, strict=True)}
+        names = {move(old, new) for old, new in zip(gone, come, strict=True)}
         if None in names:
             continue
         out_removed = [token for token in out_removed if not target_of(token, kind)]
