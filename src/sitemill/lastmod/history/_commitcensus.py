@@ -5,7 +5,8 @@
 # pages (18 chapters' own figures re-encoded, in a deploy that re-rendered 58). So the commit's
 # other pages are named (as stops are, and remembered: a first run reads the versions around one
 # commit for them once) and counted beside its stops, never carried: PROBE of them, spread over
-# them (those named already first: they tell without a read), and all of them where those show
+# them (pages named already for other reasons would tell of those reasons: yarp's API pages
+# named as stops elsewhere hid a deploy's anchor move on 16 of 17), and all of them where those show
 # what a stop made, or for a site-wide edit taken from the stops alone. A commit is judged by the
 # pages it changed, not by the stops left at it in the round that reaches it (dating rules 10):
 # one where fewer than MIN_SECTION pages stop is counted so where it changed at least
@@ -19,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 from sitemill.lastmod.history._editparts import contains, part_names
-from sitemill.lastmod.history._probes import PROBE, commit_of, named_first
+from sitemill.lastmod.history._probes import PROBE, commit_of
 from sitemill.lastmod.history._stopedits import STAMP_EDIT, Edits, StopEdits
 from sitemill.lastmod.history.edits import is_site_wide, reorders, rewords
 from sitemill.lastmod.history.sections import MIN_SECTION
@@ -40,7 +41,7 @@ def commit_census(
     MIN_SECTION of them only where _worth_a_census), and one of those stops is not template
     by the stops alone (not in ``chosen``) or is by a site-wide edit made on no more of its
     pages than the stops (a move counted among pages that all made it). PROBE of its other
-    pages are named (probes.named_first); all of them where those show what a stop there made
+    pages are named (_spread_out); all of them where those show what a stop there made
     (_shows), or where a site-wide edit was taken from the stops alone."""
     edits = tables[0]
     taken = set(chosen)
@@ -58,7 +59,7 @@ def commit_census(
         loose = any(stop in taken and is_site_wide(edits[stop] or "") for stop in stops)
         if loose or not here <= taken:
             wanted[when] = (stops, rest, loose)
-    probed = {when: named_first(rest, edits, _spread_out) for when, (_, rest, _) in wanted.items()}
+    probed = {when: _spread_out(rest) for when, (_, rest, _) in wanted.items()}
     read = _name_all(name, list(probed.values()))
     full = [
         when
