@@ -10,10 +10,12 @@
 # what a stop made, or for a site-wide edit taken from the stops alone. A commit is judged by the
 # pages it changed, not by the stops left at it in the round that reaches it (dating rules 10):
 # one where fewer than MIN_SECTION pages stop is counted so where it changed at least
-# MIN_SECTION and one of its stops made an edit that rewords no text (_worth_a_census): a page's
-# own words are most such stops, each would cost PROBE pages, and an author who mends one typo in
-# a sentence copied onto five posts (rust-osdev's "structires", issue 79) made five pages' own
-# edit, which no count of a few pages tells from a theme's.
+# MIN_SECTION and one of its stops made a site-wide edit (edits.is_site_wide: what the whole site
+# carries, its addresses and its name in the titles and descriptions, is judged across the whole
+# commit; _worth_a_census). Not for other edits: a page's own words and links are most such
+# stops, each would cost PROBE pages, and an author who mends one typo in a sentence copied onto
+# five posts (rust-osdev's "structires", issue 79) made five pages' own edit, which no count of a
+# few pages tells from a theme's.
 
 from __future__ import annotations
 
@@ -22,7 +24,7 @@ from collections.abc import Callable, Mapping
 from sitemill.lastmod.history._editparts import contains, part_names
 from sitemill.lastmod.history._probes import PROBE, commit_of
 from sitemill.lastmod.history._stopedits import STAMP_EDIT, Edits, StopEdits
-from sitemill.lastmod.history.edits import is_site_wide, reorders, rewords
+from sitemill.lastmod.history.edits import is_site_wide, reorders
 from sitemill.lastmod.history.sections import MIN_SECTION
 from sitemill.lastmod.history.walk import Run
 
@@ -74,10 +76,9 @@ def _worth_a_census(
     stops: list[tuple[str, int]], taken: set[tuple[str, int]], edits: Edits
 ) -> bool:
     """Whether a commit where fewer than MIN_SECTION pages stop needs its other pages counted:
-    one of its ``stops`` not ``taken`` made an edit that tells (_telling) and rewords no text
-    (see above)."""
+    one of its ``stops`` not ``taken`` made a site-wide edit (see above)."""
     made = {edits.get(stop) for stop in stops if stop not in taken}
-    return any(_telling(edit) and not rewords(edit or "") for edit in made)
+    return any(_telling(edit) and is_site_wide(edit or "") for edit in made)
 
 
 def _spread_out(stops: list[tuple[str, int]]) -> list[tuple[str, int]]:

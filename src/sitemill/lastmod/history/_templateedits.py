@@ -37,7 +37,7 @@
 # judged by the pages it changed, not by the stops left at it in the round that reaches it
 # (dating rules 10): where fewer than MIN_SECTION pages stop at a commit that changed at least
 # MIN_SECTION, its stops are named, and its other pages counted so where one of those stops
-# made an edit that rewords no text (history.commitcensus).
+# made a site-wide edit (history.commitcensus).
 #
 # A stop no census made template is counted again over every page of its section the commit
 # changed (history.sectioncensus: an edit of words where WORDED_LEAST pages made it; a redirect
