@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Final
 from urllib.parse import unquote
 
@@ -43,19 +43,63 @@ def rewrites(removed: list[str], added: list[str]) -> tuple[list[str], list[str]
     whose pairs are not all moves, stays as it is, so a page whose own links changed keeps an
     edit of its own (a link retargeted to another page is named by the two pages: no other
     page made that move)."""
+    return _named_pairs(removed, added, _move)
+
+
+def host_moves(removed: list[str], added: list[str]) -> tuple[list[str], list[str]]:
+    """``removed`` and ``added`` tokens (sorted) with each kind of target whose every pair
+    moved only another site's scheme and host, the rest kept (``https://gcore.example/gh/x.png``
+    made ``https://cdn.example/gh/x.png``), named by that move instead, as rewrites names it:
+    the exact name (history.edits.exact_of) of a page whose own pictures moved so beside the
+    ones every page shows is the others' (issue 79, a CDN's host moved on all 101 pages of a
+    Hexo blog). A kind with any other pair keeps its targets as they are: a page whose own
+    target changed beside the move is its own."""
+    return _named_pairs(removed, added, _host_move)
+
+
+def _named_pairs(
+    removed: list[str], added: list[str], move: Callable[[str, str], str | None]
+) -> tuple[list[str], list[str]]:
+    """rewrites and host_moves: each kind of target whose every pair (the i-th removed and
+    the i-th added, sorted) ``move`` names, named by those names, each once."""
     out_removed, out_added = list(removed), list(added)
     for kind in TARGET_KINDS:
         gone = [token for token in removed if target_of(token, kind)]
         come = [token for token in added if target_of(token, kind)]
         if not gone or len(gone) != len(come):
             continue
-        names = {_move(old, new) for old, new in zip(gone, come, strict=True)}
+        names = {move(old, new) for old, new in zip(gone, come, strict=True)}
         if None in names:
             continue
         out_removed = [token for token in out_removed if not target_of(token, kind)]
         out_added = [token for token in out_added if not target_of(token, kind)]
         out_removed.extend("R" + _MOVED + str(name) for name in names)
     return sorted(set(out_removed)), sorted(out_added)
+
+
+def hosts_moved_alone(moves: tuple[list[str], list[str]]) -> bool:
+    """Whether an edit's ``moves`` (edits.moves_of) are only moves of another site's scheme
+    and host, the rest of each target kept: no content (dating rules 10), wherever it stands
+    and on however few pages whose reading changed (a CDN's host moved on every picture of a
+    deploy re-rendering every page, most of them reading alike before and after)."""
+    removed, added = moves
+    return bool(removed) and not added and all(_names_host_move(token) for token in removed)
+
+
+def _names_host_move(token: str) -> bool:
+    if not token.startswith("R" + _MOVED):
+        return False
+    old_host, new_host, *middle = token[2:].split(REPEAT)
+    return bool(old_host and new_host) and middle == ["", ""]
+
+
+def _host_move(old: str, new: str) -> str | None:
+    """_move's name of a pair that moved only another site's scheme and host (both another
+    site's: the site's own targets name no host), else None."""
+    (old_host, *old_rest), (new_host, *new_rest) = _split(old[1:]), _split(new[1:])
+    if old[:1] == LEAF or not old_host or not new_host or old_rest != new_rest:
+        return None
+    return _rewrite(old[1:], new[1:])
 
 
 def self_links(removed: list[str], own: str, lost: int) -> Counter[str]:
