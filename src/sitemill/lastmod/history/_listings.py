@@ -22,7 +22,7 @@ from typing import Final
 from sitemill.git.run import Git
 from sitemill.lastmod.fingerprint.digest import HTML_SUFFIXES
 from sitemill.lastmod.history._editparts import listed_pages, listed_token
-from sitemill.lastmod.history._stopedits import STAMP_EDIT, StopEdits, own_path
+from sitemill.lastmod.history._stopedits import STAMP_EDIT, TOKENS_AT, StopEdits, own_path
 from sitemill.lastmod.history.walk import Run
 
 _CREATED_DELETED: Final = (b"A", b"D")  # (a move without rename detection is both)
@@ -102,7 +102,7 @@ class OwnEdits:
         if self._listings is None:
             return stops
         listed = {stop: self._listed(stop) for stop in stops}
-        wanted = [stop for stop in stops if listed[stop] and stop not in self._tables[4]]
+        wanted = [stop for stop in stops if listed[stop] and stop not in self._tables[TOKENS_AT]]
         self.read += self._tokens(wanted) if wanted else 0
         spread = self._spread({self._when(stop) for stop in stops if listed[stop]})
         most = self._listings.pages / 2
@@ -125,7 +125,7 @@ class OwnEdits:
         """On how many pages each commit of ``commits`` changed a link to each page (of those
         whose edits are named this run)."""
         spread: Counter[tuple[int, str]] = Counter()
-        for stop, name in self._tables[4].items():
+        for stop, name in self._tables[TOKENS_AT].items():
             if name and name != STAMP_EDIT and (when := self._when(stop)) in commits:
                 spread.update((when, page) for page in listed_pages(name))
         return spread
@@ -136,5 +136,5 @@ class OwnEdits:
         made, lists = listed
         if self._listings is not None and self._listings.token_of(stop[0]) in made:
             return True  # (the listed page itself: its headline its own, however linked)
-        name = self._tables[4].get(stop)
+        name = self._tables[TOKENS_AT].get(stop)
         return bool(name) and name != STAMP_EDIT and not listed_pages(name or "").isdisjoint(lists)

@@ -35,6 +35,8 @@ _NAMES: Final = ((False, ""), (True, ""), (False, "parts"), (False, "sketch"))
 TOKENS: Final = (False, "tokens")
 # A stop's edit, exact edit, parts, sketch and tokens, each by stop (name_stops fills them).
 StopEdits = tuple[Edits, Edits, Edits, Edits, Edits]
+# Where a StopEdits holds the tokens: after the names a state remembers.
+TOKENS_AT: Final = len(_NAMES)
 
 
 class HeldReductions:
@@ -109,7 +111,7 @@ def _unknown(
             found[path, end] = None if name == NO_EDIT else name
         tokens = _edit_key_of(path, pages[path], end, exact=TOKENS[0], kind=TOKENS[1])
         if tokens is not None and (held := remembered[0].get(tokens)) is not None:
-            edits[4][path, end] = held  # (the walk's workers named it: history.stopnames)
+            edits[TOKENS_AT][path, end] = held  # (the walk's workers named it: history.stopnames)
     return unknown
 
 
@@ -120,12 +122,13 @@ def read_tokens(
     recalled without them (an earlier run's state holds none: a name that long is this run's),
     reading their versions again (not of a stop git gave no versions of: it has no name);
     return the number of blobs read."""
-    wanted = [stop for stop in stops if stop not in edits[4] and edits[0].get(stop) is not None]
+    named, tokens = edits[0], edits[TOKENS_AT]
+    wanted = [stop for stop in stops if stop not in tokens and named.get(stop) is not None]
     if not wanted:
         return 0
     fresh: StopEdits = ({}, {}, {}, {}, {})
     read = _name_edits(wanted, pages, reader, fresh)
-    edits[4].update(fresh[4])
+    edits[TOKENS_AT].update(fresh[TOKENS_AT])
     return read
 
 

@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 
 from sitemill.lastmod.history._editparts import BY_KIND, NO_KIND, census_tokens
 from sitemill.lastmod.history._probes import commit_of, exact_kept, telling
-from sitemill.lastmod.history._stopedits import STAMP_EDIT, Edits, StopEdits
+from sitemill.lastmod.history._stopedits import STAMP_EDIT, TOKENS_AT, Edits, StopEdits
 from sitemill.lastmod.history.sections import MIN_SECTION
 from sitemill.lastmod.history.walk import Run
 
@@ -55,7 +55,7 @@ def by_tokens(
         return chosen, 0
     read = tokens([stop for stops in counted for stop in stops])
     every = [stop for stops in counted for stop in stops]
-    found = token_templates(every, pages, tables[4], changed)
+    found = token_templates(every, pages, tables[TOKENS_AT], changed)
     more = [stop for stops in at.values() for stop in stops if stop in found]
     # (the commit's pages whose edit is one, stops or not)
     kept = exact_kept(more, found, lambda stop: (commit_of(stop, pages), edits.get(stop)), exact)
