@@ -8,7 +8,7 @@
 # them (pages named already for other reasons would tell of those reasons: yarp's API pages
 # named as stops elsewhere hid a deploy's anchor move on 16 of 17), and all of them where those show
 # what a stop made, or for a site-wide edit taken from the stops alone. A commit is judged by the
-# pages it changed, not by the stops left at it in the round that reaches it (dating rules 10):
+# pages it changed, not by the stops left at it in the round that reaches it (dating rules 11):
 # one where fewer than MIN_SECTION pages stop is counted so where it changed at least
 # MIN_SECTION and one of its stops made a site-wide edit (edits.is_site_wide: what the whole site
 # carries, its addresses and its name in the titles and descriptions, is judged across the whole

@@ -79,7 +79,7 @@ def _named_pairs(
 
 def hosts_moved_alone(moves: tuple[list[str], list[str]]) -> bool:
     """Whether an edit's ``moves`` (edits.moves_of) are only moves of another site's scheme
-    and host, the rest of each target kept: no content (dating rules 10), wherever it stands
+    and host, the rest of each target kept: no content (dating rules 11), wherever it stands
     and on however few pages whose reading changed (a CDN's host moved on every picture of a
     deploy re-rendering every page, most of them reading alike before and after)."""
     removed, added = moves

@@ -35,7 +35,7 @@
 # they are counted beside the stops, never carried. The others are named as stops are (and
 # remembered): a first run reads the versions around one commit for them once. A commit is
 # judged by the pages it changed, not by the stops left at it in the round that reaches it
-# (dating rules 10): where fewer than MIN_SECTION pages stop at a commit that changed at least
+# (dating rules 11): where fewer than MIN_SECTION pages stop at a commit that changed at least
 # MIN_SECTION, its stops are named, and its other pages counted so where one of those stops
 # made a site-wide edit (history.commitcensus).
 #
@@ -141,7 +141,7 @@ def follow_template_edits(
     name = partial(name_stops, pages=pages, remembered=remembered, reader=reader, edits=tables)
     tokens = partial(read_tokens, pages=pages, reader=reader, edits=tables)
     own = OwnEdits(site[2], (pages, tables, tokens), changed)
-    lone = None if stamps is None else LoneStamps(reader, tables, name)  # (lonestamps)
+    lone = LoneStamps(reader, tables, name)  # (a stamp on however few pages: lonestamps)
     while True:
         stops, commit_only, every = stops_worth_naming(pages, sections, changed)
         unmoving = {stop for stop in commit_only if commit_of(stop, pages) in unmoved}
@@ -157,17 +157,16 @@ def follow_template_edits(
         counted, more = census_templates(
             [stop for stop in every if stop not in judged], pages, census, name, (edits, exact)
         )
-        if lone is not None:  # (a stamp on however few pages, no stop named it)
-            alone, most = lone.stamped(every, pages, remembered)
-            more, counted = more + most, counted + alone
+        counted = counted + lone.stamped(every, pages, remembered)  # (no round named them)
         late, most = known_edits(every, chosen + counted, pages, (known, name), tables)
         read, counted = read + more + most, counted + late
         carried, rounds = _this_round(own.kept(chosen + counted), edits, rounds)  # (listings)
+        carried = lone.followed_on(carried, pages, remembered)  # (past its stamps at once)
         reference = _carried(carried, pages, remembered)
         if not reference:
             break
         extend({path: pages[path] for path in reference}, reference)
-    return read + own.read
+    return read + own.read + lone.read
 
 
 def _commit_changes(changes: Changes) -> dict[int, list[tuple[str, int]]]:
