@@ -107,6 +107,9 @@ PROBE_LEAST: Final = 2
 # pages past stamps alone is none of them: a book whose every deploy prints its date is followed
 # to its last words (each such round carries a page one version back: as many as it has).
 MAX_ROUNDS: Final = 16
+# The base URL, the redirect stubs, the pages no sitemap lists and the pages each commit made
+# (follow_template_edits).
+Site = tuple[str, frozenset[str], frozenset[str], Listings | None]
 
 
 def follow_template_edits(
@@ -117,7 +120,7 @@ def follow_template_edits(
     extend: Callable[[dict[str, Run], dict[str, str]], None],
     stamps: CommitStamps | None = None,
     naming: tuple[HeldReductions, Spread | None] | None = None,
-    site: tuple[str, frozenset[str], Listings | None] = ("", frozenset(), None),
+    site: Site = ("", frozenset(), frozenset(), None),
 ) -> int:
     """Carry the runs of ``runs`` (the files dated by content) on past template edits (see above);
     return the number of blobs read. ``remembered``: what an earlier run remembered and what this
@@ -128,7 +131,8 @@ def follow_template_edits(
     no content. ``naming``: the Reader's held reductions and Spread (stopedits), ``extend``'s
     reductions held. ``site``: the base URL ``reduce`` resolves links from (a link to the page
     itself is told by it: stopedits.own_path), the redirect stubs, no page of any section
-    (sectioncensus.census_of), and the pages each commit made (history.listings)."""
+    (sectioncensus.census_of), the pages no sitemap lists (probes.stops_worth_naming) and the
+    pages each commit made (history.listings)."""
     pages = {path: run for path, run in runs.items() if path.lower().endswith(HTML_SUFFIXES)}
     sections, changed, census = census_of(pages, site[1], section_of, MIN_SECTION)
     tables: StopEdits = ({}, {}, {}, {}, {})  # (path, its run's end): edit
@@ -140,10 +144,10 @@ def follow_template_edits(
     reader = (batch, reduce, stamps, *(naming or (HeldReductions(), None)), site[0])
     name = partial(name_stops, pages=pages, remembered=remembered, reader=reader, edits=tables)
     tokens = partial(read_tokens, pages=pages, reader=reader, edits=tables)
-    own = OwnEdits(site[2], (pages, tables, tokens), changed)
+    own = OwnEdits(site[3], (pages, tables, tokens), changed)
     lone = LoneStamps(reader, tables, name)  # (a stamp on however few pages: lonestamps)
     while True:
-        stops, commit_only, every = stops_worth_naming(pages, sections, changed)
+        stops, commit_only, every = stops_worth_naming(pages, sections, (changed, site[2]))
         unmoving = {stop for stop in commit_only if commit_of(stop, pages) in unmoved}
         stops = [stop for stop in stops if stop not in unmoving]
         wanted = [stop for stop in stops if stop not in edits]
