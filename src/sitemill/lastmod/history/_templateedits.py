@@ -105,7 +105,8 @@ PROBE_LEAST: Final = 2
 # Rounds of template edits followed back: a page's history past this many theme upgrades keeps
 # the date of the last one judged (a later date, never an earlier one). A round that carried
 # pages past stamps alone is none of them: a book whose every deploy prints its date is followed
-# to its last words (each such round carries a page one version back: as many as it has).
+# to its last words (each such round carries a page past the run of stamps before its stop,
+# at once: lonestamps.LoneStamps.followed_on).
 MAX_ROUNDS: Final = 16
 # The base URL, the redirect stubs, the pages no sitemap lists and the pages each commit made
 # (follow_template_edits).
@@ -145,7 +146,7 @@ def follow_template_edits(
     name = partial(name_stops, pages=pages, remembered=remembered, reader=reader, edits=tables)
     tokens = partial(read_tokens, pages=pages, reader=reader, edits=tables)
     own = OwnEdits(site[3], (pages, tables, tokens), changed)
-    lone = LoneStamps(reader, tables, name)  # (a stamp on however few pages: lonestamps)
+    lone = LoneStamps(reader, tables, name, (pages, remembered))  # (stamps on few pages)
     while True:
         stops, commit_only, every = stops_worth_naming(pages, sections, (changed, site[2]))
         unmoving = {stop for stop in commit_only if commit_of(stop, pages) in unmoved}
@@ -161,11 +162,11 @@ def follow_template_edits(
         counted, more = census_templates(
             [stop for stop in every if stop not in judged], pages, census, name, (edits, exact)
         )
-        counted = counted + lone.stamped(every, pages, remembered)  # (no round named them)
+        counted = counted + lone.stamped(every)  # (stamps on however few pages)
         late, most = known_edits(every, chosen + counted, pages, (known, name), tables)
         read, counted = read + more + most, counted + late
         carried, rounds = _this_round(own.kept(chosen + counted), edits, rounds)  # (listings)
-        carried = lone.followed_on(carried, pages, remembered)  # (past its stamps at once)
+        carried = lone.followed_on(carried)  # (past the stamps after each at once)
         reference = _carried(carried, pages, remembered)
         if not reference:
             break

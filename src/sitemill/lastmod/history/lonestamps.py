@@ -70,67 +70,54 @@ _Verdict = bool | None
 class LoneStamps:
     """The stops no round named, each read once for its stamps alone (see above), with the
     ``reader`` stops are named with (stopedits.StopReader: the git batch, the reduction, the
-    commits' stamps, the reductions held) and the tables it names into (``edits``)."""
+    commits' stamps, the reductions held) and the tables it names into (``edits``), of the
+    ``site``'s pages (their runs, and what an earlier run and this one remembered)."""
 
     def __init__(
-        self, reader: StopReader, edits: StopEdits, name: Callable[[list[Stop]], int]
+        self,
+        reader: StopReader,
+        edits: StopEdits,
+        name: Callable[[list[Stop]], int],
+        site: tuple[Mapping[str, Run], tuple[Mapping[str, str], dict[str, str]]],
     ) -> None:
         self._reader = reader
         self._edits = edits
         self._name_stops = name
+        self._pages, self._remembered = site
         self._tried: set[Stop] = set()
         self.read = 0  # (blobs read)
 
-    def stamped(
-        self,
-        every: list[Stop],
-        pages: Mapping[str, Run],
-        remembered: tuple[Mapping[str, str], dict[str, str]],
-    ) -> list[Stop]:
+    def stamped(self, every: list[Stop]) -> list[Stop]:
         """Of the stops of ``every`` no round has named nor read here before, those whose edit
         changed only their commits' stamps, each carried as far back as its page's versions
         changed stamps alone: the last such stop of each (see above), named. None without the
         commits' stamps."""
-        edits = self._edits[0]
+        edits, pages = self._edits[0], self._pages
         if self._reader[2] is None:
             return []
         lone = [stop for stop in every if stop not in self._tried and stop not in edits]
         self._tried.update(lone)
-        verdicts = {stop: _recalled(stop, pages, remembered) for stop in lone}
+        verdicts = {stop: _recalled(stop, pages, self._remembered) for stop in lone}
         unread = [stop for stop, verdict in verdicts.items() if verdict is None]
         verdicts.update(self._read(unread, pages))
-        return [
-            self._back(stop, pages, remembered) for stop, verdict in verdicts.items() if verdict
-        ]
+        return [self._back(stop) for stop, verdict in verdicts.items() if verdict]
 
-    def followed_on(
-        self,
-        carried: list[Stop],
-        pages: Mapping[str, Run],
-        remembered: tuple[Mapping[str, str], dict[str, str]],
-    ) -> list[Stop]:
+    def followed_on(self, carried: list[Stop]) -> list[Stop]:
         """``carried`` (a round's stops carried past), each that a round named a stamp edit
         and that was not followed here before followed as far back as its page's versions
         changed stamps alone, as a stop no round named is (stamped): the last such stop of
         each."""
         edits = self._edits[0]
         return [
-            self._back(stop, pages, remembered)
-            if edits.get(stop) == STAMP_EDIT and stop not in self._tried
-            else stop
+            self._back(stop) if edits.get(stop) == STAMP_EDIT and stop not in self._tried else stop
             for stop in carried
         ]
 
-    def _back(
-        self,
-        stop: Stop,
-        pages: Mapping[str, Run],
-        remembered: tuple[Mapping[str, str], dict[str, str]],
-    ) -> Stop:
-        """The last stop of ``stop``'s page from it on whose edit changed stamps alone (_followed),
-        each of them tried."""
+    def _back(self, stop: Stop) -> Stop:
+        """The last stop of ``stop``'s page from it on whose edit changed stamps alone
+        (_followed), each of them tried."""
         path, end = stop
-        last = self._followed(path, pages[path], end, remembered)
+        last = self._followed(path, self._pages[path], end, self._remembered)
         self._tried.update((path, at) for at in range(end, last + 1))
         return path, last
 
