@@ -158,6 +158,10 @@ def _dated(
     reads.complete()  # (the walk wants them all; each worker fills its own PageMemo)
     unread = (reads.deferred, partial(read_whole, root))
     stubs = frozenset(path for path, facts in reads.facts.items() if facts and facts.refresh)
+    hidden = config.respect_noindex  # (a page no sitemap lists by its own head: Reducing)
+    unlisted = stubs | {
+        path for path, facts in reads.facts.items() if facts and facts.noindex and hidden
+    }
     told = Ticker(progress, DATES, start=False)
     dated = date_by_content(
         found,
@@ -167,7 +171,7 @@ def _dated(
         workers,
         unread,
         told,
-        Reducing(_fingerprint(config, reduce_file, pages), config.base_url, stubs),
+        Reducing(_fingerprint(config, reduce_file, pages), config.base_url, stubs, unlisted),
     )
     reads.fingerprints.update(dated.fingerprints)
     reads.sketches.update(dated.sketches)

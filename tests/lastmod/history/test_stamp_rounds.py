@@ -28,14 +28,15 @@ def deploy(day: int) -> str:
     return f"2024-{1 + day // 28:02}-{1 + day % 28:02} 07:30:00"
 
 
-def book(day: int, intro: str = "Geocomputation in R.") -> dict[str, str]:
-    """The book as the deploy of ``day`` built it: each page says when it was built."""
-    built = deploy(day)[:10]
+def book(day: int, intro: str = "Geocomputation in R.", built: str = "") -> dict[str, str]:
+    """The book as the deploy of ``day`` built it: each page says when it was built, or
+    ``built`` (how)."""
+    built = built or f"by CI on {deploy(day)[:10]}"
     return {
         f"{name}.html": (
             f"<html><head><title>{name} | The Book</title></head><body><main><h1>{name}</h1>"
             f"<p>{intro if name == 'intro' else f'The chapter on {name}.'}</p>"
-            f"<p>This version of the book was built by CI on {built}.</p></main></body></html>"
+            f"<p>This version of the book was built {built}.</p></main></body></html>"
         )
         for name in CHAPTERS
     }
@@ -91,7 +92,8 @@ def test_edits_that_print_no_stamp_compile_no_stamp_expression(
 def test_a_version_is_reduced_once_however_many_rounds_name_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # Each round carries every page one deploy back: the newer version of its next stop is the
+    # Each round carries every page one deploy back past the theme it names (a stamp's run is
+    # followed at once, not a round each: lonestamps): the newer version of its next stop is the
     # older one of the stop before, which the round before read and reduced (history.stopedits'
     # HeldReductions), and the first stop's versions are those the walk reduced as it
     # fingerprinted them (history.stopnames). Before: each version between two stops was read
@@ -105,11 +107,12 @@ def test_a_version_is_reduced_once_however_many_rounds_name_it(
 
     monkeypatch.setattr(digest, "reduce_html", counted)
     repo = make_repo(tmp_path / "site")
-    for day in range(6):
-        commit(repo, book(day), deploy(day))
+    themes = ("plain", "bold", "clean", "dark", "light", "sharp")
+    for day, theme in enumerate(themes):
+        commit(repo, book(day, built=f"with the {theme} theme"), deploy(day))
     found = built_lastmods(repo)
     assert set(found.values()) == {lastmod_from_timestamp(unix(deploy(0)), Precision.DATETIME)}
     assert len(reduced) == 6 * len(CHAPTERS)  # (every version of every page was named)
-    current = {page.encode() for page in book(5).values()}
+    current = {page.encode() for page in book(5, built="with the sharp theme").values()}
     older = [count for (_, data), count in reduced.items() if data not in current]
     assert older and set(older) == {1}  # (the current one: its page's and the blob's, alike)

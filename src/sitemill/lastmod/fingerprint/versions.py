@@ -101,8 +101,13 @@ EARLIER_VERSIONS: Final = frozenset({12})
 # stopedits.read_tokens; an edit that put in, took out or re-pointed a link to a page its commit
 # created, deleted or moved is its page's own and testifies for no other: history.listings);
 # 11: issue 79 (the targets of a kind moved one way beside a few that came or went, a new page in
-# the sidebar every page carries, are named by the move and those few: targetmoves.rewrites).
-DATING_RULES: Final = 11
+# the sidebar every page carries, are named by the move and those few: targetmoves.rewrites);
+# 12: issue 79 (a commit is judged by the pages it changed, not by the stops left at it in a
+# round: history.commitcensus; another site's scheme and host moved alone under every target of
+# a kind is no page's own exact edit, whatever its paths, and alone no content:
+# targetmoves.host_moves, hosts_moved_alone; the pages a commit changed, where a census counts
+# them, are those it edited, not those it deleted or added: sectioncensus.census_of).
+DATING_RULES: Final = 12
 HTML_SUFFIXES: Final = (".html", ".htm")
 # A page is fingerprinted from at most its first this many bytes, wherever it is read (a
 # tree, a bucket, an old git version), so that one page gives one fingerprint everywhere.

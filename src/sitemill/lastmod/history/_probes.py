@@ -76,6 +76,18 @@ def probes(
     return first, later
 
 
+def named_first(
+    stops: list[tuple[str, int]],
+    named: Mapping[tuple[str, int], object],
+    probe: Callable[[list[tuple[str, int]]], list[tuple[str, int]]],
+) -> list[tuple[str, int]]:
+    """PROBE of ``stops`` to name for a census: those ``named`` already first (another
+    census named them: they tell without a read), then the rest as ``probe`` picks them."""
+    done = [stop for stop in stops if stop in named][:PROBE]
+    rest = [stop for stop in stops if stop not in named]
+    return done + probe(rest)[: PROBE - len(done)]
+
+
 def template_edits(
     stops: list[tuple[str, int]],
     pages: Mapping[str, Run],
@@ -195,13 +207,20 @@ def section_of(path: str) -> str:
 
 
 def stops_worth_naming(
-    pages: Mapping[str, Run], sections: Counter[str]
+    pages: Mapping[str, Run],
+    sections: Counter[str],
+    counts: tuple[Mapping[int, int], frozenset[str]],
 ) -> tuple[list[tuple[str, int]], set[tuple[str, int]], list[tuple[str, int]]]:
     """The pages whose run stops at an older version with content (not a deletion, not the
     end of the history), where more than half of their section's pages, or at least
-    MIN_SECTION pages of the site, stop at one commit: the stops (path, the run's end) whose
-    edits are worth naming; those of them only the second counts (a move may be there); and
-    every stop (history.sectioncensus counts the others)."""
+    MIN_SECTION pages of the site, stop at one commit, or it changed at least MIN_SECTION
+    pages (``counts``' first, by commit: a commit is judged by its pages, not by the stops left
+    at it), but for the pages no sitemap lists (``counts``' second: their dates are written
+    nowhere, and each such stop would cost a census of its commit's pages, deploy after
+    deploy: nostrum's search page and redirect stub, 15 release bumps): the stops (path, the
+    run's end) whose edits are worth naming; those of them only the second or third counts (a
+    move may be there); and every stop (history.sectioncensus counts the others)."""
+    changed, unlisted = counts
     found: list[tuple[str, int]] = []
     per_commit: Counter[tuple[str, int]] = Counter()
     site_wide: Counter[int] = Counter()
@@ -216,7 +235,7 @@ def stops_worth_naming(
         when, size = commit_of((path, end), pages), sections[section_of(path)]
         if size >= MIN_SECTION and 2 * per_commit[section_of(path), when] > size:
             stops.append((path, end))
-        elif site_wide[when] >= MIN_SECTION:
+        elif max(site_wide[when], 0 if path in unlisted else changed.get(when, 0)) >= MIN_SECTION:
             stops.append((path, end))
             commit_only.add((path, end))
     return stops, commit_only, found

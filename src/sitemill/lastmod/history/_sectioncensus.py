@@ -27,16 +27,16 @@
 # a page's own words are most stops, and naming every commit's
 # other pages for them would cost a first run most of its time again. The stops at one commit are
 # named a few at a time (the first PROBE tell: a commit where hundreds of pages were edited each
-# in its own words costs four of them, not all); and the section's other
-# pages are named only where the first PROBE of them show the edit (a deploy that re-rendered a
-# section of a thousand pages costs four of them for a page's own new link).
+# in its own words costs four of them, not all); and the section's other pages are named only
+# where PROBE of them (those named already first, then the first) show the edit (a deploy that
+# re-rendered a section of a thousand pages costs four of them for a page's own new link).
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 
-from sitemill.lastmod.history._probes import PROBE
+from sitemill.lastmod.history._probes import PROBE, named_first
 from sitemill.lastmod.history._stopedits import STAMP_EDIT, Edits
 from sitemill.lastmod.history.edits import reorders, rewords
 from sitemill.lastmod.history.sections import WORDED_LEAST
@@ -65,15 +65,18 @@ def section_changes(pages: Mapping[str, Run], section_of: Callable[[str], str]) 
 def census_of(
     pages: Mapping[str, Run], stubs: frozenset[str], section_of: Callable[[str], str], least: int
 ) -> tuple[Counter[str], Counter[int], Census]:
-    """The pages of each section, the pages each commit changed (by its time), and the census
+    """The pages of each section, the pages each commit edited (by its time: a version that
+    changed an earlier one, not a deletion nor a creation, as section_changes), and the census
     census_templates takes (least: MIN_SECTION), of ``pages`` less the redirect ``stubs``."""
     counted = {path: run for path, run in pages.items() if path not in stubs}
     members: dict[str, list[str]] = {}
     for path in counted:
         members.setdefault(section_of(path), []).append(path)
     sections = Counter({section: len(paths) for section, paths in members.items()})
-    changed = Counter(version.time for run in counted.values() for version in run.chain)
-    return sections, changed, (members, section_changes(counted, section_of), section_of, least)
+    changes = section_changes(counted, section_of)
+    # (the pages a commit edited: not those it deleted or added, which made no edit)
+    changed = Counter(when for (_, when), stops in changes.items() for _ in stops)
+    return sections, changed, (members, changes, section_of, least)
 
 
 def census_templates(
@@ -115,8 +118,9 @@ def census_templates(
         p: [s for s in wanted[p] if _countable(names.get(s), worded.get(p, set()))] for p in places
     }
     others = {p: [s for s in changes[p] if s not in wanted[p]] for p in places if counted[p]}
-    read += _named(name, [others[place][:PROBE] for place in others])
-    shown = [p for p in others if _shown(counted[p], others[p][:PROBE], names)]
+    probed = {p: named_first(others[p], names, _first) for p in others}
+    read += _named(name, list(probed.values()))
+    shown = [p for p in others if _shown(counted[p], probed[p], names)]
     read += _named(name, [changes[place] for place in shown])
     chosen: list[tuple[str, int]] = []
     for place in places:
@@ -140,6 +144,10 @@ def _named(name: Callable[[list[tuple[str, int]]], int], steps: list[list[tuple[
     return name(stops) if stops else 0
 
 
+def _first(stops: list[tuple[str, int]]) -> list[tuple[str, int]]:
+    return stops[:PROBE]
+
+
 def _worded(first: list[tuple[str, int]], names: Edits) -> set[str | None]:
     """The edits of the text's words that two or more of a place's ``first`` stops made (those
     its census counts: an edit of words one stop made alone is that page's own, and costs the
@@ -159,7 +167,7 @@ def _countable(edit: str | None, worded: set[str | None]) -> bool:
 
 
 def _shown(counted: list[tuple[str, int]], probed: list[tuple[str, int]], names: Edits) -> bool:
-    """Whether at least half of the ``probed`` pages (the first PROBE of the others the commit
+    """Whether at least half of the ``probed`` pages (PROBE of the others the commit
     changed in the section) made the edit of one of the ``counted`` stops: an edit of most of a
     section shows on a few of its pages, and one that shows on none of them costs PROBE pages'
     versions, not the section's."""

@@ -44,11 +44,31 @@ def rewrites(removed: list[str], added: list[str]) -> tuple[list[str], list[str]
     edit of its own (a link retargeted to another page is named by the two pages: no other
     page made that move). A kind with a few more removed than added, or added than removed,
     pairs by one move beside the targets that came or went (_moved_beside)."""
+    return _named_pairs(removed, added, _move, BESIDE_MOVES)
+
+
+def host_moves(removed: list[str], added: list[str]) -> tuple[list[str], list[str]]:
+    """``removed`` and ``added`` tokens (sorted) with each kind of target whose every pair
+    moved only another site's scheme and host, the rest kept (``https://gcore.example/gh/x.png``
+    made ``https://cdn.example/gh/x.png``), named by that move instead, as rewrites names it:
+    the exact name (history.edits.exact_of) of a page whose own pictures moved so beside the
+    ones every page shows is the others' (issue 79, a CDN's host moved on all 101 pages of a
+    Hexo blog). A kind with any other pair, or a target that came or went, keeps its targets as
+    they are: a page whose own target changed beside the move is its own."""
+    return _named_pairs(removed, added, _host_move, 0)
+
+
+def _named_pairs(
+    removed: list[str], added: list[str], move: Callable[[str, str], str | None], beside: int
+) -> tuple[list[str], list[str]]:
+    """rewrites and host_moves: each kind of target whose pairs (the i-th removed and the i-th
+    added, sorted, or paired by one move beside at most ``beside`` that came or went) ``move``
+    names, named by those names, each once."""
     out_removed, out_added = list(removed), list(added)
     for kind in TARGET_KINDS:
         gone = [token for token in removed if target_of(token, kind)]
         come = [token for token in added if target_of(token, kind)]
-        paired = _paired(gone, come)
+        paired = _paired(gone, come, move, beside)
         if paired is None:
             continue
         names, left = paired
@@ -61,24 +81,29 @@ def rewrites(removed: list[str], added: list[str]) -> tuple[list[str], list[str]
 
 # Targets of one kind that came or went beside those one move moved, at most (_moved_beside).
 BESIDE_MOVES: Final = 8
+_Move = Callable[[str, str], str | None]
 
 
-def _paired(gone: list[str], come: list[str]) -> tuple[set[str], frozenset[str]] | None:
+def _paired(
+    gone: list[str], come: list[str], move: _Move, beside: int
+) -> tuple[set[str], frozenset[str]] | None:
     """The names of the moves that made the targets ``gone`` (of one kind, sorted) into
     ``come``, and those of either that no move made (they came or went); None when they are
     not moves (see rewrites)."""
     if not gone or not come:
         return None
     if len(gone) != len(come):
-        return _moved_beside(gone, come)
-    names = {_move(old, new) for old, new in zip(gone, come, strict=True)}
+        return _moved_beside(gone, come, move, beside)
+    names = {move(old, new) for old, new in zip(gone, come, strict=True)}
     return None if None in names else ({name for name in names if name is not None}, frozenset())
 
 
-def _moved_beside(gone: list[str], come: list[str]) -> tuple[set[str], frozenset[str]] | None:
+def _moved_beside(
+    gone: list[str], come: list[str], move: _Move, beside: int
+) -> tuple[set[str], frozenset[str]] | None:
     """One move that made each of the fewer of ``gone`` and ``come`` (sorted) from, or into, one
     of the others, in their order, and the others, which came or went beside it (at most
-    BESIDE_MOVES); None when no one move does. A deploy that moved a release in each page's
+    ``beside``); None when no one move does. A deploy that moved a release in each page's
     source links (``blob/1.14.1/…`` made ``blob/1.15.0-RC1/…``) and put a link to a new page
     in the sidebar every page carries made one edit on every page: that move and that link
     (issue 79, ring's Codox pages). The pair of the first of the fewer is tried from the one
@@ -86,26 +111,24 @@ def _moved_beside(gone: list[str], come: list[str]) -> tuple[set[str], frozenset
     in order, each with the first of the rest that one move made."""
     fewer, more = (gone, come) if len(gone) < len(come) else (come, gone)
     extra = len(more) - len(fewer)
-    if extra > BESIDE_MOVES:
+    if extra > beside:
         return None
 
-    def move(mine: str, other: str) -> str | None:
-        return _move(mine, other) if fewer is gone else _move(other, mine)
+    def named(mine: str, other: str) -> str | None:
+        return move(mine, other) if fewer is gone else move(other, mine)
 
     first = fewer[0]
     for at in sorted(range(extra + 1), key=lambda at: _changed(first, more[at])):
-        name = move(first, more[at])
+        name = named(first, more[at])
         if name is None:
             continue
-        left = _left_by(name, fewer, more, move)
+        left = _left_by(name, fewer, more, named)
         if left is not None:
             return {name}, frozenset(left)
     return None
 
 
-def _left_by(
-    name: str, fewer: list[str], more: list[str], move: Callable[[str, str], str | None]
-) -> list[str] | None:
+def _left_by(name: str, fewer: list[str], more: list[str], move: _Move) -> list[str] | None:
     """The targets of ``more`` left when each of ``fewer`` pairs, in order, with the first of
     the rest of ``more`` that ``move`` names ``name``; None when one pairs with none."""
     left: list[str] = []
@@ -126,6 +149,31 @@ def _changed(old: str, new: str) -> int:
     """How many characters of ``old`` and ``new`` stand between their common start and end."""
     start, end = shared_ends(old, new)
     return len(old) + len(new) - 2 * (start + end)
+
+
+def hosts_moved_alone(moves: tuple[list[str], list[str]]) -> bool:
+    """Whether an edit's ``moves`` (edits.moves_of) are only moves of another site's scheme
+    and host, the rest of each target kept: no content (dating rules 12), wherever it stands
+    and on however few pages whose reading changed (a CDN's host moved on every picture of a
+    deploy re-rendering every page, most of them reading alike before and after)."""
+    removed, added = moves
+    return bool(removed) and not added and all(_names_host_move(token) for token in removed)
+
+
+def _names_host_move(token: str) -> bool:
+    if not token.startswith("R" + _MOVED):
+        return False
+    old_host, new_host, *middle = token[2:].split(REPEAT)
+    return bool(old_host and new_host) and middle == ["", ""]
+
+
+def _host_move(old: str, new: str) -> str | None:
+    """_move's name of a pair that moved only another site's scheme and host (both another
+    site's: the site's own targets name no host), else None."""
+    (old_host, *old_rest), (new_host, *new_rest) = _split(old[1:]), _split(new[1:])
+    if old[:1] == LEAF or not old_host or not new_host or old_rest != new_rest:
+        return None
+    return _rewrite(old[1:], new[1:])
 
 
 def self_links(removed: list[str], own: str, lost: int) -> Counter[str]:

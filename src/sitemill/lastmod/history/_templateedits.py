@@ -30,10 +30,14 @@
 # the stops alone may be on few of the commit's pages (18 chapters' own figures re-encoded, in a
 # deploy that re-rendered 58). Where at least MIN_SECTION pages stop at a commit beside others it
 # changed, and a stop there is not template by the stops alone (or is by a site-wide edit, taken
-# from the stops alone), the commit's census (_commit_census) names PROBE of its other pages,
+# from the stops alone), the commit's census (history.commitcensus) names PROBE of its other pages,
 # spread over them, and all of them where those show what a stop made, or for a site-wide edit;
 # they are counted beside the stops, never carried. The others are named as stops are (and
-# remembered): a first run reads the versions around one commit for them once.
+# remembered): a first run reads the versions around one commit for them once. A commit is
+# judged by the pages it changed, not by the stops left at it in the round that reaches it
+# (dating rules 12): where fewer than MIN_SECTION pages stop at a commit that changed at least
+# MIN_SECTION, its stops are named, and its other pages counted so where one of those stops
+# made a site-wide edit (history.commitcensus).
 #
 # A stop no census made template is counted again over every page of its section the commit
 # changed (history.sectioncensus: an edit of words where WORDED_LEAST pages made it; a redirect
@@ -61,11 +65,11 @@ from typing import Final
 
 from sitemill.git.run import GitBatch
 from sitemill.lastmod.fingerprint.digest import HTML_SUFFIXES
-from sitemill.lastmod.history._editparts import contains, part_names
+from sitemill.lastmod.history._commitcensus import commit_census
+from sitemill.lastmod.history._editparts import part_names
 from sitemill.lastmod.history._knownedits import Known, known_edits
 from sitemill.lastmod.history._listings import Listings, OwnEdits
 from sitemill.lastmod.history._probes import (
-    PROBE,
     PROBE_MORE,
     commit_of,
     contained_edits,
@@ -74,7 +78,6 @@ from sitemill.lastmod.history._probes import (
     section_of,
     shared_parts,
     stops_worth_naming,
-    telling,
     template_edits,
     unclear,
 )
@@ -90,8 +93,8 @@ from sitemill.lastmod.history._stopedits import (
     read_tokens,
     recall_name,
 )
-from sitemill.lastmod.history._tokencensus import by_tokens, tokens_of
-from sitemill.lastmod.history.edits import is_site_wide, reorders, rewords
+from sitemill.lastmod.history._tokencensus import by_tokens
+from sitemill.lastmod.history.edits import reorders, rewords
 from sitemill.lastmod.history.lonestamps import LoneStamps
 from sitemill.lastmod.history.sections import MIN_SECTION
 from sitemill.lastmod.history.stamps import CommitStamps
@@ -102,8 +105,12 @@ PROBE_LEAST: Final = 2
 # Rounds of template edits followed back: a page's history past this many theme upgrades keeps
 # the date of the last one judged (a later date, never an earlier one). A round that carried
 # pages past stamps alone is none of them: a book whose every deploy prints its date is followed
-# to its last words (each such round carries a page one version back: as many as it has).
+# to its last words (each such round carries a page past the run of stamps before its stop,
+# at once: lonestamps.LoneStamps.followed_on).
 MAX_ROUNDS: Final = 16
+# The base URL, the redirect stubs, the pages no sitemap lists and the pages each commit made
+# (follow_template_edits).
+Site = tuple[str, frozenset[str], frozenset[str], Listings | None]
 
 
 def follow_template_edits(
@@ -114,7 +121,7 @@ def follow_template_edits(
     extend: Callable[[dict[str, Run], dict[str, str]], None],
     stamps: CommitStamps | None = None,
     naming: tuple[HeldReductions, Spread | None] | None = None,
-    site: tuple[str, frozenset[str], Listings | None] = ("", frozenset(), None),
+    site: Site = ("", frozenset(), frozenset(), None),
 ) -> int:
     """Carry the runs of ``runs`` (the files dated by content) on past template edits (see above);
     return the number of blobs read. ``remembered``: what an earlier run remembered and what this
@@ -125,7 +132,8 @@ def follow_template_edits(
     no content. ``naming``: the Reader's held reductions and Spread (stopedits), ``extend``'s
     reductions held. ``site``: the base URL ``reduce`` resolves links from (a link to the page
     itself is told by it: stopedits.own_path), the redirect stubs, no page of any section
-    (sectioncensus.census_of), and the pages each commit made (history.listings)."""
+    (sectioncensus.census_of), the pages no sitemap lists (probes.stops_worth_naming) and the
+    pages each commit made (history.listings)."""
     pages = {path: run for path, run in runs.items() if path.lower().endswith(HTML_SUFFIXES)}
     sections, changed, census = census_of(pages, site[1], section_of, MIN_SECTION)
     tables: StopEdits = ({}, {}, {}, {}, {})  # (path, its run's end): edit
@@ -137,10 +145,10 @@ def follow_template_edits(
     reader = (batch, reduce, stamps, *(naming or (HeldReductions(), None)), site[0])
     name = partial(name_stops, pages=pages, remembered=remembered, reader=reader, edits=tables)
     tokens = partial(read_tokens, pages=pages, reader=reader, edits=tables)
-    own = OwnEdits(site[2], (pages, tables, tokens), changed)
-    lone = None if stamps is None else LoneStamps(reader, tables, name)  # (lonestamps)
+    own = OwnEdits(site[3], (pages, tables, tokens), changed)
+    lone = LoneStamps(reader, tables, name, (pages, remembered))  # (stamps on few pages)
     while True:
-        stops, commit_only, every = stops_worth_naming(pages, sections)
+        stops, commit_only, every = stops_worth_naming(pages, sections, (changed, site[2]))
         unmoving = {stop for stop in commit_only if commit_of(stop, pages) in unmoved}
         stops = [stop for stop in stops if stop not in unmoving]
         wanted = [stop for stop in stops if stop not in edits]
@@ -154,17 +162,16 @@ def follow_template_edits(
         counted, more = census_templates(
             [stop for stop in every if stop not in judged], pages, census, name, (edits, exact)
         )
-        if lone is not None:  # (a stamp on however few pages, no stop named it)
-            alone, most = lone.stamped(every, pages, remembered)
-            more, counted = more + most, counted + alone
+        counted = counted + lone.stamped(every)  # (stamps on however few pages)
         late, most = known_edits(every, chosen + counted, pages, (known, name), tables)
         read, counted = read + more + most, counted + late
         carried, rounds = _this_round(own.kept(chosen + counted), edits, rounds)  # (listings)
+        carried = lone.followed_on(carried)  # (past the stamps after each at once)
         reference = _carried(carried, pages, remembered)
         if not reference:
             break
         extend({path: pages[path] for path in reference}, reference)
-    return read + own.read
+    return read + own.read + lone.read
 
 
 def _commit_changes(changes: Changes) -> dict[int, list[tuple[str, int]]]:
@@ -187,10 +194,10 @@ def _by_commits(
     tables: StopEdits,
 ) -> tuple[list[tuple[str, int]], int]:
     """The stops of ``named`` whose edit is template (``chosen``: by the stops alone) once
-    counted with the other pages their commit changed (_commit_census), and the blobs read.
+    counted with the other pages their commit changed (history.commitcensus), and the blobs read.
     ``counts``: _commit_changes, the pages of each section, the pages each commit changed."""
     commits, sections, changed = counts
-    others, read = _commit_census(named, chosen, pages, commits, name, tables)
+    others, read = commit_census(named, chosen, pages, commits, name, tables)
     # (a page whose versions git did not give the census gets no name: it is not counted)
     others = [stop for stop in others if stop in tables[0]]
     if not others:
@@ -198,93 +205,6 @@ def _by_commits(
     stopped = set(named)  # (the others are counted beside the stops, never carried)
     counted = _templates(named + others, pages, (sections, changed), tables)
     return [stop for stop in counted if stop in stopped], read
-
-
-def _commit_census(
-    named: list[tuple[str, int]],
-    chosen: list[tuple[str, int]],
-    pages: Mapping[str, Run],
-    commits: dict[int, list[tuple[str, int]]],
-    name: Callable[[list[tuple[str, int]]], int],
-    tables: StopEdits,
-) -> tuple[list[tuple[str, int]], int]:
-    """The other pages of the commits of ``named`` that need them (see above), named, to be
-    counted beside the stops; and the blobs read. A commit needs them where at least
-    MIN_SECTION of ``named`` stop there, beside other pages it changed, and one of those stops
-    is not template by the stops alone (not in ``chosen``) or is by a site-wide edit made on
-    no more of its pages than the stops (a move counted among pages that all made it). Its
-    first PROBE other pages are named; all of them where those show what a stop there made
-    (_shows), or where a site-wide edit was taken from the stops alone."""
-    edits = tables[0]
-    taken = set(chosen)
-    at: dict[int, list[tuple[str, int]]] = {}
-    for stop in named:
-        at.setdefault(commit_of(stop, pages), []).append(stop)
-    wanted: dict[int, tuple[list[tuple[str, int]], list[tuple[str, int]], bool]] = {}
-    for when, stops in sorted(at.items()):
-        here = set(stops)
-        rest = [stop for stop in commits.get(when, ()) if stop not in here]
-        if len(stops) < MIN_SECTION or not rest:
-            continue
-        loose = any(stop in taken and is_site_wide(edits[stop] or "") for stop in stops)
-        if loose or not here <= taken:
-            wanted[when] = (stops, rest, loose)
-    probed = {when: _spread_out(rest) for when, (_, rest, _) in wanted.items()}
-    read = _name_all(name, list(probed.values()))
-    full = [
-        when
-        for when, (stops, _, loose) in wanted.items()
-        if loose or _shows(stops, probed[when], tables)
-    ]
-    read += _name_all(name, [wanted[when][1] for when in full])
-    return [stop for when in full for stop in wanted[when][1]], read
-
-
-def _spread_out(stops: list[tuple[str, int]]) -> list[tuple[str, int]]:
-    """PROBE of ``stops`` (sorted by path) spread evenly over them: the pages a commit changed
-    in one folder are often alike (a folder of guides whose reading it did not change beside
-    posts it did), and the first few of them would tell of that folder alone."""
-    if len(stops) <= PROBE:
-        return stops
-    return [stops[at * len(stops) // PROBE] for at in range(PROBE)]
-
-
-def _name_all(
-    name: Callable[[list[tuple[str, int]]], int], steps: list[list[tuple[str, int]]]
-) -> int:
-    """The blobs ``name`` read naming the stops of ``steps``, all in one call; none for none."""
-    stops = [stop for step in steps for stop in step]
-    return name(stops) if stops else 0
-
-
-def _shows(stops: list[tuple[str, int]], probed: list[tuple[str, int]], tables: StopEdits) -> bool:
-    """Whether at least half of the ``probed`` pages made what one of ``stops`` made: its
-    edit, one of its parts (editparts.part_names), or an edit one of theirs holds or that holds
-    one of theirs (editparts.contains), of those whose edit tells (probes.telling: a page whose
-    reading the commit did not change, or changed only in its stamps, tells nothing)."""
-    edits, _, parts, sketches, tokens = tables
-    made = {edit for stop in stops if telling(edit := edits.get(stop))}
-    shared = {part for stop in stops if edits.get(stop) in made for part in _parts(stop, parts)}
-    inner = {sketches.get(stop) or "" for stop in stops if edits.get(stop) in made}
-    small = [
-        found for stop in stops if edits.get(stop) in made and (found := tokens_of(stop, tokens))
-    ]
-
-    def alike(probe: tuple[str, int]) -> bool:
-        edit, sketch = edits.get(probe), sketches.get(probe) or ""
-        return (
-            edit in made
-            or any(part in shared for part in _parts(probe, parts))
-            or any(contains(sketch, held) or contains(held, sketch) for held in inner)
-            or any(held <= tokens_of(probe, tokens) for held in small)
-        )
-
-    told = [probe for probe in probed if telling(edits.get(probe))]
-    return 2 * sum(alike(probe) for probe in told) >= len(told) > 0
-
-
-def _parts(stop: tuple[str, int], parts: Edits) -> list[tuple[int, str]]:
-    return part_names(parts.get(stop) or "")
 
 
 def _this_round(

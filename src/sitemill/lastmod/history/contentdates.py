@@ -127,12 +127,16 @@ def history_warnings(found: FileVersions, history: ContentHistory) -> list[str]:
 
 class Reducing(NamedTuple):
     """What the fingerprint hashes (history.templateedits's edits), the base URL its links
-    are resolved from, and the paths of the redirect stubs among the pages (no page of a
-    section: history.templateedits counts none of them)."""
+    are resolved from, the paths of the redirect stubs among the pages (no page of a
+    section: history.templateedits counts none of them) and of the pages no sitemap lists by
+    their own head (a redirect stub, a noindex page): their dates are written nowhere, and
+    history.templateedits names no stop of theirs only the pages their commit changed ask for
+    (probes.stops_worth_naming)."""
 
     reduce: Reduce
     base: str = ""
     stubs: frozenset[str] = frozenset()
+    unlisted: frozenset[str] = frozenset()
 
 
 def date_by_content(
@@ -155,7 +159,7 @@ def date_by_content(
     (history.templateedits's edits; a ``fingerprint`` that gives it too, walk.Fingerprint,
     names the edits at the stops where it has their versions, the walk's workers' in
     parallel), and ``base``, the base URL both resolve links from (stopedits.own_path)."""
-    reduce, base, stubs = reducing or (None, "", frozenset())
+    reduce, base, stubs, unlisted = reducing or (None, "", frozenset(), frozenset())
     runs = {path: Run(chain) for path, chain in found.versions.items()}
     deferred, read = unread or ((), None)
     known = known or {}
@@ -174,7 +178,7 @@ def date_by_content(
         site = (found.relative, sum(p.lower().endswith(HTML_SUFFIXES) for p in found.versions))
         at = (found.top, token, pool, base, site)
         carried = {p: runs[p] for p in dated}
-        _past_templates(at, carried, walked, (fingerprint, reduce), known, stubs)
+        _past_templates(at, carried, walked, (fingerprint, reduce), known, (stubs, unlisted))
     fingerprints = {**current, **walked.current}
     for path, run in runs.items():
         if path in fingerprints and run.chain[0].blob is not None:
@@ -244,7 +248,7 @@ def _past_templates(
     walked: Walked,
     reading: tuple[Fingerprint, Reduce],
     known: Mapping[str, str],
-    stubs: frozenset[str] = frozenset(),
+    stubs: tuple[frozenset[str], frozenset[str]] = (frozenset(), frozenset()),
 ) -> None:
     """Carry ``runs`` on past the template edits of the history (history.templateedits),
     reading with one git of this process, started when a blob is wanted (a history with no
@@ -255,7 +259,7 @@ def _past_templates(
     links are resolved from, the site's folder in the work tree and its pages with a version
     (history.listings); the
     names the walk made are recalled as an earlier run's (``known``) are. ``reading``: the
-    fingerprint and what it hashes; ``stubs``: Reducing's."""
+    fingerprint and what it hashes; ``stubs``: Reducing's stubs and unlisted pages."""
     top, token, pool, base, site = at
     fingerprint, reduce = reading
     many = None if pool is None or pool.workers < 2 else pool
@@ -280,5 +284,12 @@ def _past_templates(
         stamps = commit_stamps(top, token)
         listings = Listings(blob_reader(top), stamps.commits, (base, *site)) if base else None
         walked.read += follow_template_edits(
-            runs, remembered, batch, reduce, extend, stamps, (held, spread), (base, stubs, listings)
+            runs,
+            remembered,
+            batch,
+            reduce,
+            extend,
+            stamps,
+            (held, spread),
+            (base, *stubs, listings),
         )

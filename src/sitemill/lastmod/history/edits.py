@@ -14,6 +14,7 @@ from sitemill.lastmod.history._respacing import RECASED, RESPACED, recased, resp
 from sitemill.lastmod.history._targetmoves import (
     LEAF,
     REPEAT,
+    host_moves,
     own_leaves,
     rewrites,
     self_links,
@@ -40,9 +41,10 @@ _LINK_END: Final = "E"  # (the token of a link's end: fingerprint.targetmarks.LI
 # page's own path spelled as its reduction spells
 # its links (history.stopedits.own_path), each stop's sketch kept (editparts.edit_sketch), and
 # targets of a kind moved one way beside a few that came or went named by the move
-# (targetmoves.rewrites): a name an earlier sitemill remembered is not recalled. At most 9 bytes,
-# so that with "/exact", "/parts" or "/sketch" it fits blake2b's person (16).
-_KEYS: Final = b"beside"
+# (targetmoves.rewrites): a name an earlier sitemill remembered is not recalled; and since an
+# exact name names another site's host moved alone by its move (targetmoves.host_moves). At most
+# 9 bytes, so that with "/exact", "/parts" or "/sketch" it fits blake2b's person (16).
+_KEYS: Final = b"hostmove2"
 # The tokens an edit took out and put in (moves_of).
 Moves = tuple[list[str], list[str]]
 SUM_BITS: Final = 48  # (a token_sum's size: a deploy's distinct edits never meet by chance)
@@ -86,7 +88,8 @@ def names_of(newer: str, older: str, own: str = "") -> tuple[str, str, Moves, li
         return RESPELLED, RESPELLED, moves, links
     if recased(*sequences):
         return RECASED, RECASED, moves, links
-    return _edit_name(new, old, moves), hash_edit(*named_by_kind(*repeats)), moves, links
+    exact = hash_edit(*named_by_kind(*host_moves(*repeats)))
+    return _edit_name(new, old, moves), exact, moves, links
 
 
 def site_links(repeats: Moves) -> list[str]:
@@ -173,7 +176,9 @@ def exact_of(newer: str, older: str) -> str:
     whose edit_of is one may have made different exact moves (history.templateedits: a page
     whose own edit stands beside the site-wide one). Pages whose edit moved no target have
     one exact name when they have one edit; a respacing is RESPACED here too, a recasing
-    RECASED, a re-spelling RESPELLED, and dates and numbers are named as edit_of names them."""
+    RECASED, a re-spelling RESPELLED, and dates and numbers are named as edit_of names them.
+    A kind of target whose every pair moved only another site's scheme and host is named by
+    that move (targetmoves.host_moves): no page's own edit, whatever its paths."""
     if respaced(newer, older):
         return RESPACED
     if is_respelled(newer, older):
@@ -181,7 +186,9 @@ def exact_of(newer: str, older: str) -> str:
     sequences = (_sequence(older), _sequence(newer))
     if recased(*sequences):
         return RECASED
-    return hash_edit(*named_by_kind(*_repeats(Counter(sequences[0]), Counter(sequences[1]))))
+    return hash_edit(
+        *named_by_kind(*host_moves(*_repeats(Counter(sequences[0]), Counter(sequences[1]))))
+    )
 
 
 def token_sum(reduction: str) -> int:

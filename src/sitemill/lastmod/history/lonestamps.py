@@ -18,7 +18,10 @@
 # versions' stops are read the same way, one after the other, while they changed stamps alone,
 # and the page is carried past the last (its fingerprint taken from its reduction), not one
 # version a round (a round reads every stop of the site again: 203 rounds took aea's first run
-# from 5.6 to 21 s of CPU).
+# from 5.6 to 21 s of CPU). So is a page whose stamp stop a round named (its deploy changed at
+# least MIN_SECTION pages: history.commitcensus) and carried: aea's guidance pages, re-stamped
+# with every guide's head on each deploy, were carried one deploy a round (173 rounds, 24 before
+# such stops were named: LoneStamps.followed_on).
 
 from __future__ import annotations
 
@@ -67,39 +70,56 @@ _Verdict = bool | None
 class LoneStamps:
     """The stops no round named, each read once for its stamps alone (see above), with the
     ``reader`` stops are named with (stopedits.StopReader: the git batch, the reduction, the
-    commits' stamps, the reductions held) and the tables it names into (``edits``)."""
+    commits' stamps, the reductions held) and the tables it names into (``edits``), of the
+    ``site``'s pages (their runs, and what an earlier run and this one remembered)."""
 
     def __init__(
-        self, reader: StopReader, edits: StopEdits, name: Callable[[list[Stop]], int]
+        self,
+        reader: StopReader,
+        edits: StopEdits,
+        name: Callable[[list[Stop]], int],
+        site: tuple[Mapping[str, Run], tuple[Mapping[str, str], dict[str, str]]],
     ) -> None:
         self._reader = reader
         self._edits = edits
         self._name_stops = name
+        self._pages, self._remembered = site
         self._tried: set[Stop] = set()
-        self._count = 0  # (blobs read)
+        self.read = 0  # (blobs read)
 
-    def stamped(
-        self,
-        every: list[Stop],
-        pages: Mapping[str, Run],
-        remembered: tuple[Mapping[str, str], dict[str, str]],
-    ) -> tuple[list[Stop], int]:
+    def stamped(self, every: list[Stop]) -> list[Stop]:
         """Of the stops of ``every`` no round has named nor read here before, those whose edit
         changed only their commits' stamps, each carried as far back as its page's versions
-        changed stamps alone: the last such stop of each (see above), named; and the blobs
-        read."""
-        self._count, edits = 0, self._edits[0]
+        changed stamps alone: the last such stop of each (see above), named. None without the
+        commits' stamps."""
+        edits, pages = self._edits[0], self._pages
+        if self._reader[2] is None:
+            return []
         lone = [stop for stop in every if stop not in self._tried and stop not in edits]
         self._tried.update(lone)
-        verdicts = {stop: _recalled(stop, pages, remembered) for stop in lone}
+        verdicts = {stop: _recalled(stop, pages, self._remembered) for stop in lone}
         unread = [stop for stop, verdict in verdicts.items() if verdict is None]
         verdicts.update(self._read(unread, pages))
-        carried = []
-        for path, end in (stop for stop, verdict in verdicts.items() if verdict):
-            last = self._followed(path, pages[path], end, remembered)
-            self._tried.update((path, at) for at in range(end, last + 1))
-            carried.append((path, last))
-        return carried, self._count
+        return [self._back(stop) for stop, verdict in verdicts.items() if verdict]
+
+    def followed_on(self, carried: list[Stop]) -> list[Stop]:
+        """``carried`` (a round's stops carried past), each that a round named a stamp edit
+        and that was not followed here before followed as far back as its page's versions
+        changed stamps alone, as a stop no round named is (stamped): the last such stop of
+        each."""
+        edits = self._edits[0]
+        return [
+            self._back(stop) if edits.get(stop) == STAMP_EDIT and stop not in self._tried else stop
+            for stop in carried
+        ]
+
+    def _back(self, stop: Stop) -> Stop:
+        """The last stop of ``stop``'s page from it on whose edit changed stamps alone
+        (_followed), each of them tried."""
+        path, end = stop
+        last = self._followed(path, self._pages[path], end, self._remembered)
+        self._tried.update((path, at) for at in range(end, last + 1))
+        return path, last
 
     def _read(self, stops: list[Stop], pages: Mapping[str, Run]) -> dict[Stop, _Verdict]:
         """Whether each of ``stops`` changed its commits' stamps alone, read from its two
@@ -108,7 +128,7 @@ class LoneStamps:
         blobs = {version.blob for stop in stops for version in _around(pages[stop[0]], stop[1])}
         wanted = sorted(blob for blob in blobs if blob is not None)
         data = dict(read_blobs(batch, wanted))
-        self._count += len(wanted)
+        self.read += len(wanted)
         verdicts: dict[Stop, _Verdict] = {}
         for path, end in stops:
             newer, older = _around(pages[path], end)
@@ -118,7 +138,7 @@ class LoneStamps:
             )
         unclear = [stop for stop, verdict in verdicts.items() if verdict is None]
         if unclear:  # (their reductions tell: stopedits.name_stops, the others' naming)
-            self._count += self._name_stops(unclear)
+            self.read += self._name_stops(unclear)
             verdicts.update({stop: self._edits[0].get(stop) == STAMP_EDIT for stop in unclear})
         return verdicts
 
@@ -161,7 +181,7 @@ class LoneStamps:
         read in a few requests, not one a version)."""
         versions = run.chain[end - 1 : end + _AHEAD]
         wanted = list(dict.fromkeys(v.blob for v in versions if v.blob is not None))
-        self._count += len(wanted)
+        self.read += len(wanted)
         return dict(read_blobs(self._reader[0], wanted))
 
     def _name(
