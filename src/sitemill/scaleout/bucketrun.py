@@ -55,12 +55,11 @@ def partitioned_start(
     """The state a rebuild starts from when it is kept in parts (every shard's pages in one),
     and where it was read; None: the state is one object."""
     from sitemill.scaleout.partitioned import DEFAULT_THREADS
-    from sitemill.scaleout.shardfull import merged_start
 
     store = open_partitioned(config, client, site)
     if store is None:
         return None
     plan = store.read_manifest().plan
-    start, _ = merged_start(store, plan, config.workers or DEFAULT_THREADS)
+    start, _ = store.merged_start(config.workers or DEFAULT_THREADS)
     legacy = store.legacy
     return start, store.where if plan is not None or legacy is None else legacy.where
