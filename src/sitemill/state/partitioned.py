@@ -142,12 +142,13 @@ class PartitionedStore:
 
     def read_shards(self, threads: int = 1) -> list[ShardState | None]:
         """The state of every shard of the plan the manifest read names (read_shard: None
-        where one names none or cannot be trusted), ``threads`` at a time, in the plan's order."""
-        plan = self.manifest.plan
-        if plan is None:
-            return []
-        with ThreadPoolExecutor(max_workers=max(1, threads)) as pool:
-            return list(pool.map(self.read_shard, plan.ids))
+        where one names none or cannot be trusted), in the plan's order: ``threads`` at a
+        time, or one after the other in this thread (the check's)."""
+        ids = () if self.manifest.plan is None else self.manifest.plan.ids
+        if threads <= 1:
+            return [self.read_shard(shard) for shard in ids]
+        with ThreadPoolExecutor(max_workers=threads) as pool:
+            return list(pool.map(self.read_shard, ids))
 
     def merged_start(self, threads: int = 1) -> tuple[Start, dict[str, Page]]:
         """What a run over the whole site starts from, the manifest read: every shard's
