@@ -205,13 +205,11 @@ def diff_bucket(
     from its shards' pages in one, and its warnings are the report's."""
     from sitemill.jobs.bucket import BucketAsked, build_bucket  # (boto's: not the Action's)
 
-    dry, where = (
-        replace(asked, dry_run=True),
-        asked.state_store.where if asked.state_store else None,
-    )
+    dry = replace(asked, dry_run=True)
     partitioned = partitioned or open_partitioned(config, client, site)
     if partitioned is None:
         report = build_bucket(config, client, site, dry)
+        where = asked.state_store.where if asked.state_store else None
         return BucketDiff(_found_diff(report, where, site), report)
     partitioned.ensure_manifest()
     partitioned.say_move()  # (once, as the run that starts from it would)

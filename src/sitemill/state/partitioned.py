@@ -266,7 +266,7 @@ def merged_states(shards: Iterable[ShardState | None]) -> tuple[State, dict[str,
     remembers by ETag of the objects it leaves out (``unlisted``: a run reads none again), the
     last run's changes (``changes``: what `sitemill check` asks first), the URL style they keep
     (every shard keeps the site's), the content scope, and the fingerprint version the merged
-    state is read in (merged_version). What the manifest keeps (the base URL, the removed URLs)
+    state is read in (_merged_version). What the manifest keeps (the base URL, the removed URLs)
     is its reader's to add."""
     state = State()
     listing: dict[str, Page] = {}
@@ -277,13 +277,13 @@ def merged_states(shards: Iterable[ShardState | None]) -> tuple[State, dict[str,
             state.unlisted.update(part.unlisted)
             state.changes.update(part.changes)
             state.fingerprint_main = part.fingerprint_main
-            state.fingerprint_version = merged_version(state, part)
+            state.fingerprint_version = _merged_version(state, part)
             state.url_style = state.url_style or part.url_style
             listing.update((page.path, page) for page in shard.listing)
     return state, listing
 
 
-def merged_version(merged: State, shard: State) -> int:
+def _merged_version(merged: State, shard: State) -> int:
     """The fingerprint version a merged state is read in, with ``shard`` merged into it: the
     current one while every shard's is, else the oldest kind a shard records, outdated before
     earlier (State.outdated). Each shard state records the version its own fingerprints were
