@@ -54,7 +54,7 @@ def _answer(command: CommandInputs, _: None, context: object) -> dict[str, Any]:
 def _diff(config: Config, client: S3Client, site: BucketSite) -> BucketDiff:
     """The bucket's diff, from its one state object or its partitioned state."""
     partitioned = open_partitioned(config, client, site)
-    if partitioned is not None:
+    if partitioned is not None:  # (the function's size: the wing's measure of a rebuild)
         from sitemill.scaleout.partitioned import MAX_TOUCHED, too_big
 
         why = too_big(config, client, site, partitioned.read_manifest().plan, MAX_TOUCHED)
@@ -62,7 +62,7 @@ def _diff(config: Config, client: S3Client, site: BucketSite) -> BucketDiff:
             raise DiffError(DIFF_TOO_BIG.format(why=why))
     store = open_state_store(config, s3_client=lambda: client)
     asked = RunAsked(OUTPUTS, state_store=store, previous=open_previous(config))
-    return diff_bucket(config, client, site, asked, partitioned)
+    return diff_bucket(config, client, site, asked)
 
 
 def cut_lists(report: dict[str, Any]) -> dict[str, Any]:
