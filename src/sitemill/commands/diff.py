@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import logging
+from collections import Counter
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -196,8 +197,10 @@ def diff_bucket(
     """The change report of ``site``'s objects against its state (``asked``: its state store,
     default beside the sitemaps; its previous state when that holds none; the output features
     the front end lists): nothing is written. A state kept in parts (open_partitioned) is read
-    whole: the run starts from its shards' pages in one, and its warnings are the report's."""
+    whole: the run starts from its shards' pages in one, and its warnings and reads are the
+    report's (as a one-state run counts the read of its state)."""
     from sitemill.jobs.bucket import BucketAsked, build_bucket  # (boto's: not the Action's)
+    from sitemill.sources.s3 import counted_requests
 
     dry = replace(asked, dry_run=True)
     partitioned = open_partitioned(config, client, site)
@@ -205,11 +208,14 @@ def diff_bucket(
         report = build_bucket(config, client, site, dry)
         where = asked.state_store.where if asked.state_store else None
         return BucketDiff(_found_diff(report, where, site), report)
-    partitioned.ensure_manifest()
-    partitioned.say_move()  # (once, as the run that starts from it would)
-    start, _ = partitioned_start(config, partitioned)
+    read: Counter[str] = Counter()
+    with counted_requests(client, read):
+        partitioned.ensure_manifest()
+        partitioned.say_move()  # (once, as the run that starts from it would)
+        start, _ = partitioned_start(config, partitioned)
     report = build_bucket(config, client, site, dry, BucketAsked(start=start))
     report.warnings.extend(partitioned.warnings)
+    report.requests.update(read)
     return BucketDiff(_found_diff(report, config.state, site), report)
 
 
