@@ -87,7 +87,7 @@ def seed(endpoint: str, pages: int) -> str:
         client.create_bucket(Bucket=bucket)
     objects = _objects(pages)
     # The one state object of earlier runs, every page's head known: the first partitioned
-    # run starts from it (sitemill.scaleout.shardfull.merged_start) and reads no page.
+    # run starts from it (state.partitioned.PartitionedStore.merged_start) and reads no page.
     known = State(pages={obj["Key"]: PageRecord(obj["ETag"], ORDINARY_PAGE) for obj in objects})
     assert config.state is not None
     S3StateStore(client, *parse_s3_location(config.state)).write(dump_state(known))

@@ -7,13 +7,15 @@ imported by sitemill. SCRIPT is a JSON list of steps, each run in this process i
 
     {"at": EPOCH, "argv": [...], "out": DIR}          sitemill's command line (cli.main)
     {"at": EPOCH, "steps": {...}, "out": DIR}         the distributed rebuild's Lambda steps
+    {"at": EPOCH, "diff": {...}, "out": DIR}          the Lambda's {"action": "diff"}
 
 Each step runs with the clock stopped at ``at`` (time-machine: datetime.now and time.time give
 it, so the run time a bucket's index gives a changed child is the same for both revisions) and
 writes ``stdout``, ``stderr`` and ``rc`` into its DIR. The distributed rebuild is driven as
 infra/rebuild.asl.json drives it: sitemill.aws.steps' plan, one shard call per item of the
 plan's shards.json (in order, one at a time) and reduce, configured by SITEMILL_* variables,
-against an S3 endpoint on 127.0.0.1 (moto, started by sameoutputs.py).
+against an S3 endpoint on 127.0.0.1 (moto, started by sameoutputs.py); the Lambda's diff the same
+way, its whole answer printed.
 """
 
 from __future__ import annotations
@@ -65,6 +67,20 @@ def run_steps(spec: dict[str, Any]) -> int:
     return 0
 
 
+def run_diff(spec: dict[str, Any]) -> int:
+    import boto3
+
+    from sitemill.aws.diff import handle_diff
+
+    env = {**os.environ, **spec["env"]}
+    client = boto3.client("s3", endpoint_url=spec["endpoint"], region_name="us-east-1")
+    logging.root.handlers.clear()
+    logging.basicConfig(level=logging.ERROR, handlers=[logging.StreamHandler(sys.stderr)])
+    answer = handle_diff({"action": "diff"}, env=env, s3=client)
+    print(json.dumps(answer, sort_keys=True, indent=1))
+    return 0 if answer.get("status") == "ok" else 1
+
+
 def run_step(step: dict[str, Any]) -> None:
     out = Path(step["out"])
     out.mkdir(parents=True, exist_ok=True)
@@ -74,7 +90,12 @@ def run_step(step: dict[str, Any]) -> None:
         sys.stderr = io.TextIOWrapper(stderr, encoding="utf-8", write_through=True)
         try:
             with time_machine.travel(datetime.fromtimestamp(step["at"], UTC), tick=False):
-                rc = run_cli(step["argv"]) if "argv" in step else run_steps(step["steps"])
+                if "argv" in step:
+                    rc = run_cli(step["argv"])
+                elif "diff" in step:
+                    rc = run_diff(step["diff"])
+                else:
+                    rc = run_steps(step["steps"])
         except SystemExit as exc:
             rc = exc.code if isinstance(exc.code, int) else 1
         except Exception:  # (a traceback is an output too: it is compared)

@@ -484,6 +484,15 @@ def _bucket_runs(moto: Moto, python: Path, site: Site, facts: Facts, work: Path,
         for done in (out / name).iterdir():
             if done.name != "objects":
                 normalise(done, moto.port)
+    # The Lambda's diff of each bucket against its state, before the second run: the one state
+    # object (the site's own, beside the sitemaps) and the partitioned state.
+    diff_env = {"SITEMILL_BASE_URL": site.base_url, "SITEMILL_LLMS_TXT": "on",
+                "SITEMILL_ROBOTS_TXT": "true", "SITEMILL_INDEXNOW": "later"}  # fmt: skip
+    in_parts = {"SITEMILL_STATE": state, "SITEMILL_SHARDS": "on", "SITEMILL_SHARD_FILL": "20"}
+    for name, bucket, more in (("13-diff-bucket", "site", {"SITEMILL_SHARDS": "off"}),
+                               ("13-diff-shards", "sharded", in_parts)):  # fmt: skip
+        env = {**diff_env, "SITEMILL_BUCKET": bucket, **more}
+        step(name, second, {"diff": {"endpoint": moto.endpoint, "env": env}})
     step("14-s3", second, {"argv": [*s3, "--bucket", "site", *opts]})
     step("15-s3-shards", second, {"argv": [*s3, "--bucket", "sharded", *partitioned, *sharded]})
     env = {"SITEMILL_BUCKET": "sharded", "SITEMILL_STATE": state, "SITEMILL_SHARDS": "on",

@@ -32,11 +32,10 @@ from sitemill.lastmod.fingerprint.digest import (
 )
 from sitemill.protocol import Precision, lastmod_from_timestamp
 from sitemill.report import Report
-from sitemill.scaleout.shardfull import merged_states
 from sitemill.sinks import LocalDirSink
 from sitemill.state.model import State
 from sitemill.state.parse import parse_state
-from sitemill.state.partitioned import PartitionedStore
+from sitemill.state.partitioned import PartitionedStore, merged_states
 from sitemill.state.shardstate import ShardState
 
 BASE = "https://example.com/"

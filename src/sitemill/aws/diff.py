@@ -1,9 +1,9 @@
 """`{"action": "diff"}`: what the bucket's next rebuild would add, change and remove."""
 # The rebuild as a dry run from the stack's state (commands.diff): nothing is written, not the
-# state either. A partitioned state (the stack's sharded sites) is diffed by its full rebuild as
-# a dry run, which starts from every shard's pages at once, when it fits the function (at most
-# MAX_TOUCHED shards, as a manual rebuild runs in it); a larger one (the state machine's) is
-# refused in one line. The answer is the change report's JSON (diff.model.diff_to_json) with
+# state either. A partitioned state (the stack's sharded sites) is diffed by the same run dry,
+# started from every shard's pages at once, when it fits the function (at most MAX_TOUCHED
+# shards, as a manual rebuild runs in it); a larger one (the state machine's) is refused in one
+# line. The answer is the change report's JSON (diff.model.diff_to_json) with
 # each list bounded to MAX_URLS_ANSWERED items, first in URL order; the counts are always every
 # URL's.
 # A malformed event or a failure is status "error" and one line, never a traceback.
@@ -16,13 +16,13 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Final
 
 from sitemill.aws._command import CommandInputs, ManualCommand, read_keys
-from sitemill.commands.diff import BucketDiff, diff_bucket, found_diff
+from sitemill.commands.diff import BucketDiff, diff_bucket
 from sitemill.config.model import Config
 from sitemill.diff.model import diff_to_json
 from sitemill.errors import DiffError
+from sitemill.jobs.asked import RunAsked
 from sitemill.jobs.bucketsite import BucketSite, open_partitioned
 from sitemill.jobs.features import OUTPUTS
-from sitemill.scaleout.bucketrun import RunAsked, rebuild_site
 from sitemill.state.previous import open_previous
 from sitemill.state.store import open_state_store
 
@@ -54,20 +54,15 @@ def _answer(command: CommandInputs, _: None, context: object) -> dict[str, Any]:
 def _diff(config: Config, client: S3Client, site: BucketSite) -> BucketDiff:
     """The bucket's diff, from its one state object or its partitioned state."""
     partitioned = open_partitioned(config, client, site)
-    if partitioned is None:
-        store = open_state_store(config, s3_client=lambda: client)
-        previous = open_previous(config)
-        asked = RunAsked(OUTPUTS, state_store=store, previous=previous)
-        return diff_bucket(config, client, site, asked)
-    from sitemill.scaleout.partitioned import MAX_TOUCHED, too_big
+    if partitioned is not None:  # (the function's size: the wing's measure of a rebuild)
+        from sitemill.scaleout.partitioned import MAX_TOUCHED, too_big
 
-    why = too_big(config, client, site, partitioned.read_manifest().plan, MAX_TOUCHED)
-    if why is not None:
-        raise DiffError(DIFF_TOO_BIG.format(why=why))
-    report = rebuild_site(
-        config, client, site, RunAsked(dry_run=True, outputs=OUTPUTS), partitioned
-    )
-    return BucketDiff(found_diff(report, config.state, site), report)
+        why = too_big(config, client, site, partitioned.read_manifest().plan, MAX_TOUCHED)
+        if why is not None:
+            raise DiffError(DIFF_TOO_BIG.format(why=why))
+    store = open_state_store(config, s3_client=lambda: client)
+    asked = RunAsked(OUTPUTS, state_store=store, previous=open_previous(config))
+    return diff_bucket(config, client, site, asked)
 
 
 def cut_lists(report: dict[str, Any]) -> dict[str, Any]:

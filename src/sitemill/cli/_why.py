@@ -117,7 +117,6 @@ def _bucket_page(
     from sitemill.commands.whybucket import explain_bucket_page
     from sitemill.jobs.asked import RunAsked
     from sitemill.jobs.features import OUTPUTS
-    from sitemill.scaleout.bucketrun import partitioned_start
     from sitemill.state.previous import open_previous
     from sitemill.state.store import open_state_store
 
@@ -125,6 +124,5 @@ def _bucket_page(
     s3 = s3_client(args.endpoint_url)
     refuse_state_elsewhere(config, s3, site)  # (the dates the stack keeps: not where it looks)
     store = open_state_store(config, s3_client=lambda: s3)
-    begun = partitioned_start(config, s3, site)
     asked = RunAsked(OUTPUTS, state_store=store, previous=open_previous(config))
-    return explain_bucket_page(config, s3, site, name, asked, begun)
+    return explain_bucket_page(config, s3, site, name, asked)

@@ -145,24 +145,18 @@ def _one_object_pending(config: Config, client: S3Client, site: BucketSite) -> S
 def _partitioned_record(
     partitioned: PartitionedStore, site: BucketSite
 ) -> tuple[State, dict[str, str]]:
+    """A partitioned state's record: its shards' states in one (state.partitioned.merged_states,
+    as a run starts from them), with the base URL and the removed URLs its manifest keeps, and
+    the digests of the files the manifest names."""
+    from sitemill.state.partitioned import merged_states  # (a partitioned state's only)
+
     manifest = partitioned.read_manifest()
     if not partitioned.trusted or not manifest.entry:
         raise SourceError(NO_RECORD.format(where=f"{site.bucket}/{site.root}"))
     digests = {part.name: part.digest for part in manifest.children}
     digests[manifest.entry] = manifest.digest
-    state = State(base_url=manifest.base_url, removed=dict(partitioned.removed))
-    for shard in sorted(manifest.states):
-        found = partitioned.read_shard(shard)
-        if found is None:
-            continue
-        part = found.state
-        state.pages.update(part.pages)
-        state.changes.update(part.changes)
-        state.fingerprint_version, state.fingerprint_main = (
-            part.fingerprint_version,
-            part.fingerprint_main,
-        )
-        state.url_style = state.url_style or part.url_style
+    state, _ = merged_states(partitioned.read_shards())
+    state.base_url, state.removed = manifest.base_url, dict(partitioned.removed)
     return state, digests
 
 

@@ -8,12 +8,13 @@
 # the build would start from, none on a first run. A bucket (diff_bucket: the Lambda's `{"action":
 # "diff"}`): the ordinary rebuild with nothing written, not the state either; the rebuild itself
 # compares the state it would write with the one it started from (jobs.bucketremoved), asking the
-# bucket only where a removed URL leads. A partitioned state's full rebuild makes the same report
-# (scaleout.shardfull), which the front end asks for.
+# bucket only where a removed URL leads. A state kept in parts (a sharded site's) is the same run
+# dry, started from every shard's pages in one (jobs.bucketsite.partitioned_start).
 
 from __future__ import annotations
 
 import logging
+from collections import Counter
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -24,6 +25,7 @@ from sitemill.diff.suggested import Suggested, suggest
 from sitemill.errors import DiffError, StateError
 from sitemill.filenames.outputs import STATE_NAME
 from sitemill.jobs.asked import SITEMAPS_ALONE, RunAsked
+from sitemill.jobs.bucketsite import open_partitioned, partitioned_start
 from sitemill.jobs.removedpages import diff_states
 from sitemill.jobs.siteredirects import site_redirects, stub_page
 from sitemill.redirects import RedirectForm, detect_generator, form_for
@@ -194,15 +196,30 @@ def diff_bucket(
 ) -> BucketDiff:
     """The change report of ``site``'s objects against its state (``asked``: its state store,
     default beside the sitemaps; its previous state when that holds none; the output features
-    the front end lists): nothing is written."""
-    from sitemill.jobs.bucket import build_bucket  # (boto's: the Action has no S3 extra)
+    the front end lists): nothing is written. A state kept in parts (open_partitioned) is read
+    whole: the run starts from its shards' pages in one, and its warnings and reads are the
+    report's (as a one-state run counts the read of its state)."""
+    from sitemill.jobs.bucket import BucketAsked, build_bucket  # (boto's: not the Action's)
+    from sitemill.sources.s3 import counted_requests
 
-    report = build_bucket(config, client, site, replace(asked, dry_run=True))
-    where = asked.state_store.where if asked.state_store else None
-    return BucketDiff(found_diff(report, where, site), report)
+    dry = replace(asked, dry_run=True)
+    partitioned = open_partitioned(config, client, site)
+    if partitioned is None:
+        report = build_bucket(config, client, site, dry)
+        where = asked.state_store.where if asked.state_store else None
+        return BucketDiff(_found_diff(report, where, site), report)
+    read: Counter[str] = Counter()
+    with counted_requests(client, read):
+        partitioned.ensure_manifest()
+        partitioned.say_move()  # (once, as the run that starts from it would)
+        start, _ = partitioned_start(config, partitioned)
+    report = build_bucket(config, client, site, dry, BucketAsked(start=start))
+    report.warnings.extend(partitioned.warnings)
+    report.requests.update(read)
+    return BucketDiff(_found_diff(report, config.state, site), report)
 
 
-def found_diff(report: Report, where: str | None, site: BucketSite) -> SiteDiff:
+def _found_diff(report: Report, where: str | None, site: BucketSite) -> SiteDiff:
     """A bucket's dry run's change report; a DiffError when it had no state to compare with
     (at ``where``, default beside the sitemaps)."""
     if report.diff is None:

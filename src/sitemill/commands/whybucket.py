@@ -20,7 +20,7 @@ from sitemill.entries import SkipReason
 from sitemill.filenames.outputs import HTML_SITEMAP, STATE_NAME, is_own_name
 from sitemill.jobs.asked import SITEMAPS_ALONE, RunAsked
 from sitemill.jobs.bucket import BucketAsked, build_bucket
-from sitemill.jobs.bucketsite import BucketSite
+from sitemill.jobs.bucketsite import BucketSite, open_partitioned, partitioned_start
 from sitemill.lastmod.decide import DateReason
 from sitemill.lastmod.filetimes.spread import Stamp, busiest_window, seconds
 from sitemill.pagefilter import reads_page
@@ -94,18 +94,19 @@ def explain_bucket_page(
     site: BucketSite,
     name: str,
     asked: RunAsked = SITEMAPS_ALONE,
-    begun: tuple[Start, str] | None = None,
 ) -> PageWhy:
     """Run the bucket job dry on ``site`` as the front end ``asked`` (a dry-run sink: nothing
     is written, deleted or remembered) and say what it decided for the page ``name``. The
     state is read from the state store ``asked`` names (default: beside the sitemaps), else
-    its previous state; or ``begun``: the start state already read (a partitioned one) and
-    where it was read."""
+    its previous state; a state kept in parts (jobs.bucketsite.open_partitioned) is read
+    whole, its pages in one start (partitioned_start)."""
     store = asked.state_store or S3StateStore(client, site.bucket, site.root + STATE_NAME)
     seen = ReadOnlyStore(store)  # (read as the job reads it; never written)
     before = None if asked.previous is None else SeenPrevious(asked.previous)
     watch = _Watch(key_names(name, site.root), config)
     dry = replace(asked, dry_run=True, state_store=seen, previous=before)
+    partitioned = open_partitioned(config, client, site)
+    begun = None if partitioned is None else partitioned_start(config, partitioned)
     start = None if begun is None else begun[0]
     report = build_bucket(config, client, site, dry, BucketAsked(watch, start))
     assert watch.ran_from is not None  # (told once the pages are read)

@@ -73,7 +73,10 @@ class BucketAsked:
     """What a front end asks of a bucket run alone (RunAsked says the rest): a ``watch``
     (BucketWatch: the run then ends with its pages, its answer all it says; what follows is
     the site's, not a page's) and a ``start`` already read (a partitioned state's pages in
-    one, for one pass over the whole listing: its state store is then not read)."""
+    one, jobs.bucketsite.partitioned_start, for one dry pass over the whole listing: its state
+    store is then not read, and the run ends with what it removed, report.diff; the user's
+    sitemaps, the takeover, the features' records and the state are kept in parts, by the
+    partitioned run's)."""
 
     watch: BucketWatch | None = None
     start: Start | None = None
@@ -106,8 +109,9 @@ def _rebuild_once(
     listing = Listing(config, list_objects(client, site.bucket, root), inventory)
     listed = ListedBefore(start, inventory.empty)  # (to tell what it removed)
     naming = BucketNaming(client, site, sink, inventory, config, start.state)
+    named = None if alone.start else naming  # (a partitioned state's: its manifest's)
     told = PassOptions(
-        robots, asked.progress, named=naming, on_dated=listed.note, outputs=asked.outputs
+        robots, asked.progress, named=named, on_dated=listed.note, outputs=asked.outputs
     )
     if watch is not None:
         told = replace(
@@ -118,6 +122,8 @@ def _rebuild_once(
         watch.ran(start, knowledge, inventory, robots)
         return report
     listed.classify(config, client, site, knowledge.remember, report)
+    if alone.start is not None:  # (a partitioned state's pages: the rest is kept in parts)
+        return report
     config = keep_style(config, report.url_style, knowledge.remember)  # (its URLs: keep)
     # Was the sitemap.xml replaced someone else's (a sync of a build folder)? Said once, on
     # the first run; its twins go whenever a sync brings them back.

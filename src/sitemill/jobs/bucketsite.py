@@ -1,10 +1,11 @@
 """Where a deployed site lives in a bucket, how a front-end says so, and where its state is
-kept in parts (a partitioned state, opened)."""
+kept in parts (a partitioned state, opened, and read whole for a dry run)."""
 # The partitioned state is opened here, apart from sitemill.scaleout's rebuild: the router opens it
 # to read what sitemill last published (sitemill.aws._overwritten), the check and `indexnow` to read
-# a bucket's record (sitemill.commands.check), without importing the rebuild; a run over a bucket
-# whose state is one object learns so (partitioned_prefix) without importing the manifest and the
-# shard states (sitemill.state.partitioned).
+# a bucket's record (sitemill.commands.check), `why --bucket` and the Lambda's diff to start the
+# bucket run dry from its pages in one (partitioned_start), without importing the rebuild; a run
+# over a bucket whose state is one object learns so (partitioned_prefix) without importing the
+# manifest and the shard states (sitemill.state.partitioned).
 
 from __future__ import annotations
 
@@ -19,12 +20,16 @@ if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
 
     from sitemill.state.partitioned import PartitionedStore
+    from sitemill.state.start import Start
 
 BUCKET_ENV: Final = "SITEMILL_BUCKET"
 PREFIX_ENV: Final = "SITEMILL_PREFIX"
 CACHE_CONTROL_ENV: Final = "SITEMILL_CACHE_CONTROL"
 # Heads read at a time, at most (each a ranged GET on a connection of the client's pool).
 MAX_HEAD_READERS: Final = 32
+# Shards listed, rendered or whose states are read at a time unless told (``workers``): S3 serves
+# many at once.
+DEFAULT_THREADS: Final = 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,3 +105,15 @@ def partitioned_prefix(config: Config) -> tuple[str, str] | None:
             key = key[: -len(suffix)]
             break
     return bucket, key + "/"
+
+
+def partitioned_start(config: Config, store: PartitionedStore) -> tuple[Start, str]:
+    """What a run over the whole listing starts from when the state is kept in parts: every
+    shard's pages in one (PartitionedStore.merged_start, of the manifest read once), and where
+    it was read (the one state object of earlier runs, when the manifest has no plan yet).
+    The bucket run dry starts from it (jobs.bucket.BucketAsked: `why --bucket`, the Lambda's
+    diff); its state store is then not read."""
+    store.ensure_manifest()
+    start, _ = store.merged_start(config.workers or DEFAULT_THREADS)
+    legacy = store.legacy
+    return start, store.where if store.manifest.plan is not None or legacy is None else legacy.where

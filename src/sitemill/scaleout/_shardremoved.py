@@ -16,8 +16,8 @@ from sitemill.diff.model import SiteDiff
 from sitemill.jobs.bucketremoved import BucketRedirects, ListedBefore
 from sitemill.jobs.removedpages import record_removed
 from sitemill.scaleout._shardworker import Rendered, ShardJob
-from sitemill.scaleout.shardfull import merged_states
 from sitemill.sources.s3pages import key_paths
+from sitemill.state.partitioned import merged_states
 from sitemill.state.removedurls import RemovedUrl
 from sitemill.state.shardstate import ShardState
 from sitemill.state.start import Start

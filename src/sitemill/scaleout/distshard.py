@@ -28,13 +28,13 @@ from sitemill.scaleout._shardusers import users_from_json
 from sitemill.scaleout._shardworker import KeptListing, rendered_parts
 from sitemill.scaleout.distplan import DistributedRun
 from sitemill.scaleout.runfiles import Item, RunFiles
-from sitemill.scaleout.shardfull import merged_states
 from sitemill.shards.partition import Part, StateRef, Summary, summary_to_json
 from sitemill.shards.plan import Plan, key_order, shard_id
 from sitemill.sinks.port import MemorySink
 from sitemill.sources.page import Page
 from sitemill.sources.s3 import Inventory, list_range
 from sitemill.state.model import State
+from sitemill.state.partitioned import merged_states
 from sitemill.state.shardstate import ShardState, part_states
 from sitemill.state.start import Start
 from sitemill.urlstyle import kept_style

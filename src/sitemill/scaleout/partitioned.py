@@ -28,6 +28,7 @@ from sitemill.errors import (
 )
 from sitemill.filenames.outputs import ENTRY_TXT, ENTRY_XML, ROBOTS_TXT
 from sitemill.jobs.asked import SITEMAPS_ALONE, RunAsked
+from sitemill.jobs.bucketsite import DEFAULT_THREADS as DEFAULT_THREADS
 from sitemill.jobs.bucketsite import BucketSite
 from sitemill.report import Report, WriteResult
 from sitemill.rules import is_page_candidate
@@ -52,8 +53,6 @@ log = logging.getLogger(__name__)
 
 # The router renders up to this many touched shards itself (docs/s3-lambda.md, Sharded buckets).
 MAX_TOUCHED: Final = 20
-# Shards listed (or rendered) at a time unless told (``workers``): S3 serves many at once.
-DEFAULT_THREADS: Final = 4
 _ATTEMPTS: Final = 3
 
 

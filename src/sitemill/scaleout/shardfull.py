@@ -7,7 +7,6 @@
 from __future__ import annotations
 
 from collections.abc import Container, Iterable, Iterator
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
@@ -18,7 +17,6 @@ from sitemill.filenames.outputs import ROBOTS_TXT, is_recorded_child, stored_dig
 from sitemill.jobs.bucketpass import Listing, PassOptions, pass_listing
 from sitemill.jobs.bucketremoved import ListedBefore
 from sitemill.jobs.bucketsite import BucketSite
-from sitemill.lastmod.fingerprint.digest import FINGERPRINT_VERSION
 from sitemill.report import Report, WriteResult
 from sitemill.robots.rules import RobotsRules
 from sitemill.scaleout._runcommit import RunCommit, commit_run
@@ -40,10 +38,7 @@ from sitemill.sinks import Sink
 from sitemill.sinks.s3 import S3Sink, holds
 from sitemill.sources.page import Page
 from sitemill.sources.s3 import Inventory, list_objects, list_range
-from sitemill.state.model import State
-from sitemill.state.partitioned import PartitionedStore
-from sitemill.state.shardstate import ShardState, first_parts, split_states
-from sitemill.state.start import Start, start_state
+from sitemill.state.shardstate import first_parts, split_states
 from sitemill.urlstyle import keep_style
 from sitemill.workers.threadpool import generator_pool
 from sitemill.writing.usersitemaps import UserSitemaps
@@ -77,7 +72,7 @@ def rebuild_full(
     config, site, asked = run.config, run.site, run.asked
     dry_run = asked.dry_run
     users = full_users(config, run.client, site, base, live)
-    start, previous = merged_start(run.store, base.plan, run.threads)
+    start, previous = run.store.merged_start(run.threads)  # (of the manifest read: base)
     start.state.removed = start.state.removed or dict(run.store.removed)  # (kept: removedpages)
     inventory = Inventory()
     reader = S3Sink(run.client, site.bucket, site.root, inventory=inventory, dry_run=True)
@@ -174,47 +169,6 @@ def ranged_listing(
                 pending.append(pool.submit(one, index + threads))
             pending[index] = None  # type: ignore[call-overload]
             yield from objects
-
-
-def merged_start(
-    store: PartitionedStore, plan: Plan | None, threads: int
-) -> tuple[Start, dict[str, Page]]:
-    """Every shard's remembered pages in one state, so that no unchanged head is read; and
-    every shard's listing, by path."""
-    if plan is None:
-        if store.legacy is None:
-            return Start(State(), first_run=True), {}
-        start = start_state(store.legacy, None, base_url=store.base_url)
-        store.warnings.extend(start.warnings)
-        return start, {}
-    with ThreadPoolExecutor(max_workers=max(1, threads)) as pool:
-        shards = list(pool.map(store.read_shard, plan.ids))
-    state, listing = merged_states(shards)
-    return Start(state, first_run=not any(shards)), listing
-
-
-def merged_states(shards: Iterable[ShardState | None]) -> tuple[State, dict[str, Page]]:
-    """The shards' remembered pages in one state, and their listings by path."""
-    state = State()
-    listing: dict[str, Page] = {}
-    for shard in shards:
-        if shard is not None:
-            state.pages.update(shard.state.pages)
-            state.unlisted.update(shard.state.unlisted)
-            state.fingerprint_main = shard.state.fingerprint_main
-            state.fingerprint_version = _older(state, shard.state)
-            state.url_style = state.url_style or shard.state.url_style  # (every shard's)
-            listing.update((page.path, page) for page in shard.listing)
-    return state, listing
-
-
-def _older(merged: State, shard: State) -> int:
-    """The fingerprint version the merged state is read in: the current one while every
-    shard's is, else an earlier or outdated shard's (every page is fingerprinted anew; with
-    an outdated one, a page whose ETag changed takes the evidence ladder: State.outdated)."""
-    if merged.outdated or shard.fingerprint_version == FINGERPRINT_VERSION:
-        return merged.fingerprint_version
-    return shard.fingerprint_version
 
 
 # The sink a full pass of a sharded bucket writes through (scaleout.shardcommit).

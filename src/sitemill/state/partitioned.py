@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from datetime import datetime
@@ -25,17 +25,20 @@ from botocore.exceptions import BotoCoreError, ClientError
 
 from sitemill.errors import StateError
 from sitemill.filenames.outputs import content_type, stored_digest
+from sitemill.lastmod.fingerprint.versions import FINGERPRINT_VERSION
 from sitemill.shards.manifest import STATE_SUFFIX, IndexState, state_version
 from sitemill.shards.manifestfile import manifest_from_json, manifest_to_json
 from sitemill.shards.partition import StateRef
 from sitemill.shards.plan import MAX_SHARDS
 from sitemill.sinks.s3conditional import Headers, put_object
+from sitemill.sources.page import Page
 from sitemill.sources.s3 import describe_error
 from sitemill.state.jsondecode import load_json_text
+from sitemill.state.model import State
 from sitemill.state.removedurls import RemovedUrl, removed_from_json, removed_to_json
 from sitemill.state.s3 import S3StateStore
 from sitemill.state.shardstate import ShardState, dump_shard_state, parse_shard_state
-from sitemill.state.start import base_move_warning
+from sitemill.state.start import Start, base_move_warning, start_state
 
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
@@ -137,6 +140,31 @@ class PartitionedStore:
         self.manifest, self.trusted, self.removed = manifest, True, kept
         return written
 
+    def read_shards(self, threads: int = 1) -> list[ShardState | None]:
+        """The state of every shard of the plan the manifest read names (read_shard: None
+        where one names none or cannot be trusted), in the plan's order: ``threads`` at a
+        time, or one after the other in this thread (the check's)."""
+        ids = () if self.manifest.plan is None else self.manifest.plan.ids
+        if threads <= 1:
+            return [self.read_shard(shard) for shard in ids]
+        with ThreadPoolExecutor(max_workers=threads) as pool:
+            return list(pool.map(self.read_shard, ids))
+
+    def merged_start(self, threads: int = 1) -> tuple[Start, dict[str, Page]]:
+        """What a run over the whole site starts from, the manifest read: every shard's
+        remembered pages in one state (merged_states), so that no unchanged head is read again,
+        and every shard's listing, by path; with no plan yet, the one state object of earlier
+        runs (else a first run)."""
+        if self.manifest.plan is None:
+            if self.legacy is None:
+                return Start(State(), first_run=True), {}
+            start = start_state(self.legacy, None, base_url=self.base_url)
+            self.warnings.extend(start.warnings)
+            return start, {}
+        shards = self.read_shards(threads)
+        state, listing = merged_states(shards)
+        return Start(state, first_run=not any(shards)), listing
+
     def state_name(self, shard: str) -> tuple[str, str | None] | None:
         """The key (under the prefix) of a shard's state the manifest names, with its digest
         (None: a version-1 state under its fixed name, unchecked); None when it names none."""
@@ -231,3 +259,39 @@ def keep_removed(removed: dict[str, RemovedUrl]) -> dict[str, RemovedUrl]:
             break
         kept[url] = item
     return kept
+
+
+def merged_states(shards: Iterable[ShardState | None]) -> tuple[State, dict[str, Page]]:
+    """The shards' states in one, and their listings by path: every page's record, what each
+    remembers by ETag of the objects it leaves out (``unlisted``: a run reads none again), the
+    last run's changes (``changes``: what `sitemill check` asks first), the URL style they keep
+    (every shard keeps the site's), the content scope, and the fingerprint version the merged
+    state is read in (_merged_version). What the manifest keeps (the base URL, the removed URLs)
+    is its reader's to add."""
+    state = State()
+    listing: dict[str, Page] = {}
+    for shard in shards:
+        if shard is not None:
+            part = shard.state
+            state.pages.update(part.pages)
+            state.unlisted.update(part.unlisted)
+            state.changes.update(part.changes)
+            state.fingerprint_main = part.fingerprint_main
+            state.fingerprint_version = _merged_version(state, part)
+            state.url_style = state.url_style or part.url_style
+            listing.update((page.path, page) for page in shard.listing)
+    return state, listing
+
+
+def _merged_version(merged: State, shard: State) -> int:
+    """The fingerprint version a merged state is read in, with ``shard`` merged into it: the
+    current one while every shard's is, else the oldest kind a shard records, outdated before
+    earlier (State.outdated). Each shard state records the version its own fingerprints were
+    made in, and a partial rebuild after an upgrade leaves several; one version must read them
+    all, and never one newer than a shard's: an outdated shard makes the whole outdated (no page
+    compared by a fingerprint this sitemill cannot make: a run dates a page whose ETag changed
+    by the evidence ladder, a check does not call it stale), an earlier one makes it earlier
+    (a run reads every page again and fingerprints it anew). It depends on no shard's order."""
+    if merged.outdated or shard.fingerprint_version == FINGERPRINT_VERSION:
+        return merged.fingerprint_version
+    return shard.fingerprint_version
