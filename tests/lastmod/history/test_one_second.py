@@ -34,18 +34,27 @@ def blog(*, team: str, host: str, own: tuple[str, ...] = ()) -> Build:
     }
 
 
+def rebased(
+    tmp_path: Path, *, own: tuple[str, ...] = (), later: tuple[str, ...] = ()
+) -> dict[str, str]:
+    """The lastmods after a first build at WHEN[0], the rebased pair at WHEN[1] (the posts of
+    ``own`` revised in the second commit of the pair) and, where ``later`` names posts, their
+    own revision at WHEN[2]."""
+    repo = make_repo(tmp_path / "site")
+    commit(repo, dict(blog(team="Dat team", host="old.example")), WHEN[0])
+    commit(repo, dict(blog(team="Dat Ecosystem", host="old.example")), WHEN[1])
+    commit(repo, dict(blog(team="Dat Ecosystem", host="new.example", own=own)), WHEN[1])
+    if later:
+        commit(repo, dict(blog(team="Dat Ecosystem", host="new.example", own=later)), WHEN[2])
+    return built_lastmods(repo)
+
+
 def test_a_description_given_every_post_in_a_rebased_pair_dates_no_post(tmp_path: Path) -> None:
     # WHEN[1] holds two commits: the description on all eight posts, then the footer's links
     # on all eight (each post changed twice in that second: 16 versions, 8 pages). Before, the
     # commit's census counted 16 pages and the description, made on 8 of them, was no longer
     # the template's. WHEN[2] edits one post's own words.
-    repo = make_repo(tmp_path / "site")
-    commit(repo, dict(blog(team="Dat team", host="old.example")), WHEN[0])
-    commit(repo, dict(blog(team="Dat Ecosystem", host="old.example")), WHEN[1])
-    commit(repo, dict(blog(team="Dat Ecosystem", host="new.example")), WHEN[1])
-    revised = blog(team="Dat Ecosystem", host="new.example", own=(POSTS[0],))
-    commit(repo, dict(revised), WHEN[2])
-    found = built_lastmods(repo)
+    found = rebased(tmp_path, later=(POSTS[0],))
     assert found == {name: at(2 if name == POSTS[0] else 0) for name in POSTS}, found
 
 
@@ -54,10 +63,5 @@ def test_a_post_edited_in_its_own_words_in_the_rebased_pair_takes_its_date(
 ) -> None:
     # The same pair of one second, where the second commit also revised one post's own words:
     # that post's edit of the second is its own (the description beside it), dated by it.
-    repo = make_repo(tmp_path / "site")
-    commit(repo, dict(blog(team="Dat team", host="old.example")), WHEN[0])
-    commit(repo, dict(blog(team="Dat Ecosystem", host="old.example")), WHEN[1])
-    revised = blog(team="Dat Ecosystem", host="new.example", own=(POSTS[3],))
-    commit(repo, dict(revised), WHEN[1])
-    found = built_lastmods(repo)
+    found = rebased(tmp_path, own=(POSTS[3],))
     assert found == {name: at(1 if name == POSTS[3] else 0) for name in POSTS}, found

@@ -97,8 +97,10 @@ EARLIER_VERSIONS: Final = frozenset({12})
 # of those that moved another site's targets of its host, is template: two template edits on one
 # page, history.tokencensus.token_templates, each stop's tokens this run's alone,
 # stopedits.read_tokens; an edit that put in, took out or re-pointed a link to a page its commit
-# created, deleted or moved is its page's own and testifies for no other: history.listings).
-DATING_RULES: Final = 10
+# created, deleted or moved is its page's own and testifies for no other: history.listings); 11:
+# issue 79 (the commits of one second are one commit, a page's versions in it one version, the
+# newest: history.versions.one_a_second).
+DATING_RULES: Final = 11
 HTML_SUFFIXES: Final = (".html", ".htm")
 # A page is fingerprinted from at most its first this many bytes, wherever it is read (a
 # tree, a bucket, an old git version), so that one page gives one fingerprint everywhere.
