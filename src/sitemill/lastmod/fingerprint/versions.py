@@ -106,8 +106,10 @@ EARLIER_VERSIONS: Final = frozenset({12})
 # round: history.commitcensus; another site's scheme and host moved alone under every target of
 # a kind is no page's own exact edit, whatever its paths, and alone no content:
 # targetmoves.host_moves, hosts_moved_alone; the pages a commit changed, where a census counts
-# them, are those it edited, not those it deleted or added: sectioncensus.census_of).
-DATING_RULES: Final = 12
+# them, are those it edited, not those it deleted or added: sectioncensus.census_of);
+# 13: issue 79 (the commits of one second are one commit, a page's versions in it one version,
+# the newest: history.versions.one_a_second).
+DATING_RULES: Final = 13
 HTML_SUFFIXES: Final = (".html", ".htm")
 # A page is fingerprinted from at most its first this many bytes, wherever it is read (a
 # tree, a bucket, an old git version), so that one page gives one fingerprint everywhere.

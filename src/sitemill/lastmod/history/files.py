@@ -18,7 +18,7 @@ from sitemill.lastmod.history.lastcommit import (
     _site_relative,
     log_command,
 )
-from sitemill.lastmod.history.versions import Version, VersionWalk, parse_raw_log
+from sitemill.lastmod.history.versions import Version, VersionWalk, one_a_second, parse_raw_log
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,4 +154,4 @@ def _read_versions(
                     on_commits(count)
     except ValueError as exc:
         raise GitError(f"unexpected git log output: {exc}") from exc
-    return walk.versions
+    return {key: one_a_second(chain) for key, chain in walk.versions.items()}

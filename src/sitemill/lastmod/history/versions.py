@@ -6,6 +6,13 @@
 # new content is a version at the merge's time, whatever the merged branch's commits say (a pull
 # request's commits were made days before readers saw them); the merged branch's commits are not
 # walked. A rename (``R100 old new``) carries the file's history on as ``old``.
+#
+# A commit is named by its committer time wherever a history is dated or counted (a stop's commit,
+# the pages a commit changed, its stamps): the commits of one second are one commit. A rebase gives
+# every commit it replays one committer time (a pull request merged by rebasing; issue 79: nine
+# commits of one second re-rendered 86 posts twice, a new description and then new footer links),
+# so a page's versions in one second are one version, the newest (one_a_second): counted once among
+# the pages that commit changed, its edit the whole of what the second changed.
 
 from __future__ import annotations
 
@@ -23,6 +30,18 @@ class Version(NamedTuple):  # a tuple: one for each version of every file, made 
     time: int
     blob: bytes | None
     root: bool
+
+
+def one_a_second(chain: list[Version]) -> list[Version]:
+    """A file's versions (newest first) with one for each committer time: the newest of a
+    second's, a root when one of them was (see above)."""
+    kept: list[Version] = []
+    for version in chain:
+        if kept and kept[-1].time == version.time:
+            kept[-1] = kept[-1]._replace(root=kept[-1].root or version.root)
+        else:
+            kept.append(version)
+    return kept
 
 
 class Change(NamedTuple):
