@@ -2,16 +2,23 @@
 
 from __future__ import annotations
 
+import tarfile
+from pathlib import Path
 from typing import ClassVar
 
 import pytest
 
 import timing
+from sitemill.lastmod.fingerprint._regionmarkers import LETTERED
+from sitemill.lastmod.fingerprint.reduction import marked_region_text, passes_text
+from sitemill.lastmod.fingerprint.regionplan import region_plan
+from sitemill.lastmod.fingerprint.targetmarks import escape_kept_values
 from sitemill.llms._markdown import region_markdown
 from sitemill.llms._parsing import MAX_PARSED_BYTES, without_raw_text
 from sitemill.llms._region import content_region
 
 URL = "https://example.org/docs/guide/"
+REAL_PAGES = Path(__file__).parent / "realpages"
 
 
 def markdown_of(body: str, head: str = "<title>Guide</title>", url: str = URL) -> str:
@@ -293,3 +300,50 @@ def test_a_list_of_links_to_other_pages_stays() -> None:
 def test_a_skip_link_is_gone() -> None:
     body = "<a href='#main'>Skip to main content</a><div><h1>Guide</h1><p>Words.</p></div>"
     assert markdown_of(body) == "# Guide\n\nWords.\n"
+
+
+# The region is the content fingerprint's (issue 80): its rules reach llms with no second edit.
+
+
+def test_a_teaser_the_title_does_not_name_keeps_the_list_title() -> None:
+    # Hexo NexT's tag page (fingerprint version 6): the list title beside one teaser whose <h1>
+    # the page's <title> does not name; the region counts whole (the h1-count rule of the copy
+    # llms kept before narrowed it to the teaser).
+    body = """<main><h2>Tag: rust</h2><article><h1><a href="/post/">A post</a></h1>
+    <p>Teaser words.</p></article></main>"""
+    text = markdown_of(body, "<title>Tag: rust | Blog</title>")
+    assert "Tag: rust" in text and "Teaser words." in text
+
+
+def test_a_hidden_tab_panel_is_content() -> None:
+    # Docusaurus's inactive tabs (fingerprint version 8): a reader sees each by choosing it.
+    body = """<main><h1>Guide</h1><div role="tabpanel" hidden><p>npm words</p></div>
+    <div hidden><p>Hidden words</p></div></main>"""
+    assert markdown_of(body) == "# Guide\n\nnpm words\n"
+
+
+def test_furniture_after_raw_text_is_found_by_its_position() -> None:
+    # Scripts, drawings and comments are cut before the parse: positions map through the cuts.
+    body = """<main><h1>Guide</h1><script>var x = "<nav>";</script><svg><text>s</text></svg>
+    <!-- a comment --><p>Words.</p><nav><a href="/a/">Menu</a></nav>
+    <p>More.</p><aside>Side</aside></main>"""
+    assert markdown_of(body) == "# Guide\n\nWords.\n\nMore.\n"
+
+
+@pytest.mark.parametrize("name", ["hugegraph", "metro", "python-markdown", "spyder-docs"])
+def test_each_marker_s_tag_is_recorded(name: str, tmp_path: Path) -> None:
+    # The n-th marker of the fingerprint's marked text is the n-th position recorded: the
+    # counts agree and each position is a tag's "<", on real pages.
+    with tarfile.open(REAL_PAGES / f"{name}.tar.xz") as archive:
+        archive.extractall(tmp_path, filter="data")
+    pages = sorted(tmp_path.rglob("*.html"))[:40]
+    assert pages
+    for page in pages:
+        text = passes_text(escape_kept_values(page.read_bytes()))
+        positions: list[int] = []
+        marked = marked_region_text(text, "https://example.org/", positions)
+        markers = [m for m in LETTERED.finditer(marked) if m[1] not in "gGkK"]
+        assert len(markers) == len(positions) > 0
+        assert all(text[at] == "<" for at in positions)
+        plan = region_plan(page.read_bytes(), "https://example.org/")
+        assert all(plan.text[at] == "<" for at in plan.left_out)

@@ -105,8 +105,8 @@ def _parsed(text: str, start: int, end: int) -> tuple[BeautifulSoup, dict[int, T
         lines.append(at + 1)
         at = parsed.find("\n", at + 1)
     starts = [0]
-    for piece in pieces[:-1]:
-        starts.append(starts[-1] + len(piece))
+    for kept in pieces[:-1]:
+        starts.append(starts[-1] + len(kept))
     found: dict[int, Tag] = {}
     for tag in tags_of(soup):
         if tag.sourceline is None or tag.sourcepos is None:

@@ -117,10 +117,10 @@ def in_order(text: str, positions: list[int] | None = None) -> str:
     """The first pass with ``main``: NOT_TEXT.sub with regionselect.Structure told each start
     and end tag in document order (its name lower-cased), which answers what it becomes: a
     marker where a main region or furniture starts or ends, else a space; an inline element's
-    tag nothing. With ``positions``, each marker's tag's start in ``text`` is appended to it, in
-    order, a heading's aside (marked_region_text). (Issue 80 retired the speed twins of this pass, a split by tag names and a
-    reading line by line with a memo: at full size 0.85x to 1.19x its CPU, not the 1.5x a
-    second way of doing one job must earn.)"""
+    tag nothing. With ``positions``, each marker's tag's start in ``text`` is appended to it,
+    in order, a heading's aside (marked_region_text). (Issue 80 retired the speed twins of this
+    pass, a split by tag names and a reading line by line with a memo: at full size 0.85x to
+    1.19x its CPU, not the 1.5x a second way of doing one job must earn.)"""
     structure = regionselect.Structure()
 
     def told(found: re.Match[str]) -> str:

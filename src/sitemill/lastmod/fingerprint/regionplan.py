@@ -71,9 +71,7 @@ def region_plan(data: bytes, url: str = "", version: int = FINGERPRINT_VERSION) 
             kept = regionselect.without_furniture(marked, headline=True)
         article = narrowed(kept)
         found = None if article is None else _in_page(article[0], spans, left_open)
-        return RegionPlan(
-            text, None, len(text), where.tag(found), None, where.starts(spans, 0)
-        )
+        return RegionPlan(text, None, len(text), where.tag(found), None, where.starts(spans, 0))
     within = marked[region[0] - _MARKER_CHARS : region[0]] == ARTICLE_START
     inside = marked[region[0] : region[1]]
     spans, left_open = regionselect.furniture_spans(inside, article=int(within), headline=True)
