@@ -347,3 +347,10 @@ def test_each_marker_s_tag_is_recorded(name: str, tmp_path: Path) -> None:
         assert all(text[at] == "<" for at in positions)
         plan = region_plan(page.read_bytes(), "https://example.org/")
         assert all(plan.text[at] == "<" for at in plan.left_out)
+
+
+def test_a_post_s_neighbours_are_left_out() -> None:
+    # Fingerprint version 6: what another page says is that page's (rel prev/next).
+    body = """<main><h1>Guide</h1><p>Words.</p><div class="nextprev">
+    <a href="/older/" rel="prev"><h3>Older post</h3></a><a href="/other/">Other</a></div></main>"""
+    assert markdown_of(body) == "# Guide\n\nWords.\n\n[Other](https://example.org/other/)\n"

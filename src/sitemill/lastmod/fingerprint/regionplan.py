@@ -7,9 +7,10 @@
 # to, of the title block beside it, and of each furniture element it leaves out. Each is found
 # by its marker: the reduction's first pass records each marker's tag's position as it writes it
 # (reduction.marked_region_text), and the n-th marker of the marked text is the n-th recorded.
-# Only the reading of the region is the fingerprint's here: a teaser read as its link and a
-# post's blocks of links (fingerprint.teasers, fingerprint.linkblocks) are how a date is read,
-# not what a reader is given.
+# A post's neighbours (a link whose rel is "prev" or "next": what another page says is that
+# page's, reduction.read_neighbours) are left out too, found by their start tags. Only the reading
+# of the region is the fingerprint's here: a teaser read as its link and a post's blocks of links
+# (fingerprint.teasers, fingerprint.linkblocks) are how a date is read, not what a reader is given.
 
 from __future__ import annotations
 
@@ -25,7 +26,12 @@ from sitemill.lastmod.fingerprint import _titledarticle as titledarticle
 from sitemill.lastmod.fingerprint import reduction
 from sitemill.lastmod.fingerprint._articles import HEADING_MARKERS, HEADLINE_START
 from sitemill.lastmod.fingerprint._regionmarkers import ARTICLE_START, LETTERED
-from sitemill.lastmod.fingerprint.targetmarks import escape_kept_values
+from sitemill.lastmod.fingerprint.targetmarks import (
+    KEPT_TAG,
+    NEIGHBOUR_MARK,
+    escape_kept_values,
+    mark_targets,
+)
 from sitemill.lastmod.fingerprint.versions import FINGERPRINT_VERSION
 
 _MARKER_CHARS: Final = len(ARTICLE_START)  # (every marker: U+0002, a letter, U+0003)
@@ -42,7 +48,8 @@ class RegionPlan:
     region ends (its element's end tag, or the text's end); ``article``, the article it
     narrows to (None: none); ``title_block``, the page-level header before or after it that
     is the page's title block (None: none); ``left_out``, each furniture element left out
-    (in the region, in the title block, or in the page without a region), in order."""
+    (in the region, in the title block, or in the page without a region) and each link to a
+    post's neighbour."""
 
     text: str
     root: int | None
@@ -71,7 +78,8 @@ def region_plan(data: bytes, url: str = "", version: int = FINGERPRINT_VERSION) 
             kept = regionselect.without_furniture(marked, headline=True)
         article = narrowed(kept)
         found = None if article is None else _in_page(article[0], spans, left_open)
-        return RegionPlan(text, None, len(text), where.tag(found), None, where.starts(spans, 0))
+        left_out = (*where.starts(spans, 0), *_neighbours(text, 0, len(text)))
+        return RegionPlan(text, None, len(text), where.tag(found), None, left_out)
     within = marked[region[0] - _MARKER_CHARS : region[0]] == ARTICLE_START
     inside = marked[region[0] : region[1]]
     spans, left_open = regionselect.furniture_spans(inside, article=int(within), headline=True)
@@ -88,8 +96,23 @@ def region_plan(data: bytes, url: str = "", version: int = FINGERPRINT_VERSION) 
                 marked[header[0] : header[1]], headline=True
             )
             left_out = (*where.starts(header_spans, header[0]), *left_out)
+    root = where.tag(region[0])
     end = where.position(region[1]) if region[1] < len(marked) else len(text)
-    return RegionPlan(text, where.tag(region[0]), end, where.tag(found), block, left_out)
+    start = 0 if block is not None or root is None else root
+    left_out = (*left_out, *_neighbours(text, start, len(text) if block is not None else end))
+    return RegionPlan(text, root, end, where.tag(found), block, left_out)
+
+
+def _neighbours(text: str, start: int, end: int) -> tuple[int, ...]:
+    """Where the start tags of the links to a post's neighbours stand in ``text[start:end]``
+    (targetmarks.mark_targets marks them; read_neighbours leaves them out)."""
+    return tuple(
+        found.start()
+        for found in KEPT_TAG.finditer(text, start, end)
+        if found["link"] is not None
+        and "rel" in found[0].lower()
+        and mark_targets(found).startswith(NEIGHBOUR_MARK)
+    )
 
 
 def _in_page(at: int, spans: Sequence[tuple[int, int]], left_open: bool) -> int:
