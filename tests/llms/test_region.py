@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import tarfile
+from functools import partial
 from pathlib import Path
 from typing import ClassVar
 
@@ -16,6 +17,8 @@ from sitemill.lastmod.fingerprint.targetmarks import escape_kept_values
 from sitemill.llms._markdown import region_markdown
 from sitemill.llms._parsing import MAX_PARSED_BYTES, without_raw_text
 from sitemill.llms._region import content_region
+from sitemill.llms.conversion import site_markdowns
+from sitemill.llms.page import LlmsPage
 
 URL = "https://example.org/docs/guide/"
 REAL_PAGES = Path(__file__).parent / "realpages"
@@ -354,3 +357,19 @@ def test_a_post_s_neighbours_are_left_out() -> None:
     body = """<main><h1>Guide</h1><p>Words.</p><div class="nextprev">
     <a href="/older/" rel="prev"><h3>Older post</h3></a><a href="/other/">Other</a></div></main>"""
     assert markdown_of(body) == "# Guide\n\nWords.\n\n[Other](https://example.org/other/)\n"
+
+
+def test_each_pass_parses_a_page_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Issue 81: the two passes (the blocks the site repeats, then the Markdown) parse each page
+    # once each, its title block before <main> or not (it was parsed twice a pass then).
+    monkeypatch.setattr("sitemill.llms._region.BeautifulSoup", Recorded)
+    Recorded.texts = []
+    pages = []
+    for number in range(6):
+        hero = f"<header><h1>Page {number}</h1></header>" if number % 2 else ""
+        page = f"<title>Page {number}</title>{hero}<main><p>Words {number}.</p></main>"
+        pages.append((LlmsPage(f"{URL}{number}/"), partial(bytes, page.encode())))
+    found = list(site_markdowns(pages))
+    assert [bool(found[n].markdown) for n in range(6)] == [True] * 6
+    assert found[1].markdown.startswith("# Page 1")
+    assert len(Recorded.texts) == 2 * len(pages)
