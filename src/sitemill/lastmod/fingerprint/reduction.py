@@ -20,8 +20,8 @@ from sitemill.lastmod.fingerprint import (
     targets,
 )
 from sitemill.lastmod.fingerprint._articles import HEADING_MARKERS
-from sitemill.lastmod.fingerprint._comments import in_code as _in_code
-from sitemill.lastmod.fingerprint._comments import join_around_comments
+from sitemill.lastmod.fingerprint._comments import InCode, join_around_comments
+from sitemill.lastmod.fingerprint._comments import in_code as _in_code  # noqa: F401 (an oracle's)
 from sitemill.lastmod.fingerprint._regionmarkers import ANY_MARKER, REGION_MARKS
 from sitemill.lastmod.fingerprint._taggrammar import NOT_TEXT
 from sitemill.lastmod.fingerprint._whitespace import collapse_whitespace, drop_invisible
@@ -198,21 +198,25 @@ def leave_out_hidden(data: bytes) -> bytes:
     panel kept (from version 8; version 7's reading is no longer computable). Each place one of
     the words stands is judged in the start tag opened by the last "<" before it: the places up
     to the next "<" are judged alike, so each stretch between two "<" is judged once, and each
-    start tag's attributes once a process (a CSS block full of ``display`` costs one search)."""
+    start tag's attributes once a process (a CSS block full of ``display`` costs one search);
+    the tags of a name are paired once a page (_Closings) and the places in code found in
+    order (_comments.InCode): thousands of hidden elements left open cost one scan, not one
+    each."""
     lowered = data.lower()  # (plain searches: a case-insensitive pattern is several times slower)
     pieces: list[bytes] = []
     done = 0
     words = _Places(lowered)
+    closings, code = _Closings(data), InCode(lowered)
     place = words.next(0)
     while place >= 0:
         opening = data.rfind(b"<", done, place)
         tag = _START_TAG.match(data, opening) if opening >= 0 else None
-        if tag is None or tag.end() <= place or not _judged(tag[2]) or _in_code(lowered, opening):
+        if tag is None or tag.end() <= place or not _judged(tag[2]) or code.holds(opening):
             following = data.find(b"<", place)  # (the next stretch: judged by another tag)
             place = -1 if following < 0 else words.next(following)
             continue
         name = tag[1].lower()
-        end = tag.end() if name in _VOID else _closing(data, name, tag.end())
+        end = tag.end() if name in _VOID else closings.closing(name, tag.start(), tag.end())
         pieces += (data[done : tag.start()], b" ")
         done = end
         place = words.next(done)
@@ -268,6 +272,43 @@ def _hides(attributes: bytes) -> bool:
         style is not None and _HIDING_STYLE.search(style) is not None
     )
     return hides and b"tabpanel" not in values.get(b"role", b"").lower().split()
+
+
+class _Closings:
+    """Where the end tag that closes each element of a name in a page's ``data`` ends: its
+    start and end tags paired once a name, as _closing pairs them from one element on (a
+    page of thousands of hidden elements left open scans its tags once, not once each)."""
+
+    __slots__ = ("data", "ends")
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        self.ends: dict[bytes, dict[int, int]] = {}
+
+    def closing(self, name: bytes, opening: int, start: int) -> int:
+        """_closing's answer for the element of ``name`` whose start tag opens at ``opening``
+        and ends at ``start``."""
+        ends = self.ends.get(name)
+        if ends is None:
+            ends = self.ends[name] = _paired(self.data, name)
+        end = ends.get(opening)
+        if end is None:  # (a start tag its name's pattern does not read alike: as before)
+            return _closing(self.data, name, start)
+        return start if end < 0 else end
+
+
+def _paired(data: bytes, name: bytes) -> dict[int, int]:
+    """Each start tag of ``name`` in ``data`` (by where it opens) with where the end tag that
+    closes it ends (the tags between counted), -1 when none does."""
+    ends: dict[int, int] = {}
+    open_tags: list[int] = []
+    for found in _end_tags(name).finditer(data):
+        if not found[1]:
+            open_tags.append(found.start())
+        elif open_tags:
+            ends[open_tags.pop()] = found.end()
+    ends.update(dict.fromkeys(open_tags, -1))
+    return ends
 
 
 def _closing(data: bytes, name: bytes, start: int) -> int:

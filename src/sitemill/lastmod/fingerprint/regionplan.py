@@ -71,21 +71,21 @@ def region_plan(data: bytes, url: str = "", version: int = FINGERPRINT_VERSION) 
     narrowed = titledarticle.article_finder(regionmarkers.unmark(title))
     region = regionmarkers.region_of(marked)
     if region is None:  # (the page's body, its furniture out, as select reads it)
-        spans, left_open = regionselect.furniture_spans(marked)
-        kept = regionselect.without_furniture(marked)
+        spans, _ = regionselect.furniture_spans(marked)
+        kept = _blanked(marked, spans)
         if HEADLINE_START not in kept and titleblock.titled_headline(marked, marked, version):
-            spans, left_open = regionselect.furniture_spans(marked, headline=True)
-            kept = regionselect.without_furniture(marked, headline=True)
+            spans, _ = regionselect.furniture_spans(marked, headline=True)
+            kept = _blanked(marked, spans)
         article = narrowed(kept)
-        found = None if article is None else _in_page(article[0], spans, left_open)
+        found = None if article is None else article[0]
         left_out = (*where.starts(spans, 0), *_neighbours(text, 0, len(text)))
         return RegionPlan(text, None, len(text), where.tag(found), None, left_out)
     within = marked[region[0] - _MARKER_CHARS : region[0]] == ARTICLE_START
     inside = marked[region[0] : region[1]]
-    spans, left_open = regionselect.furniture_spans(inside, article=int(within), headline=True)
-    kept = regionselect.without_furniture(inside, article=int(within), headline=True)
+    spans, _ = regionselect.furniture_spans(inside, article=int(within), headline=True)
+    kept = _blanked(inside, spans)
     article = narrowed(kept)
-    found = None if article is None else region[0] + _in_page(article[0], spans, left_open)
+    found = None if article is None else region[0] + article[0]
     left_out = where.starts(spans, region[0])
     block = None
     if HEADLINE_START not in kept:
@@ -115,24 +115,17 @@ def _neighbours(text: str, start: int, end: int) -> tuple[int, ...]:
     )
 
 
-def _in_page(at: int, spans: Sequence[tuple[int, int]], left_open: bool) -> int:
-    """Where position ``at`` of the text without_furniture kept (its pieces between
-    ``spans``, joined by a space each) stands in the text it was cut from."""
-    if not spans:
-        return at
-    starts: list[int] = []  # (each kept piece's start in the kept text, and in the whole)
-    whole: list[int] = []
-    kept = position = 0
+def _blanked(text: str, spans: Sequence[tuple[int, int]]) -> str:
+    """``text`` with each of ``spans`` (the furniture without_furniture leaves out) white
+    space of its length: the same markers and letters as without_furniture's text, at the
+    positions they have in ``text`` (the article the region narrows to is found in it)."""
+    pieces: list[str] = []
+    done = 0
     for start, end in spans:
-        starts.append(kept)
-        whole.append(position)
-        kept += start - position + 1
-        position = end
-    if not left_open:
-        starts.append(kept)
-        whole.append(position)
-    piece = bisect_right(starts, at) - 1
-    return whole[piece] + at - starts[piece]
+        pieces += (text[done:start], " " * (end - start))
+        done = end
+    pieces.append(text[done:])
+    return "".join(pieces)
 
 
 class _Markers:
