@@ -297,10 +297,29 @@ def without_furniture(text: str, *, article: int = 0, headline: bool = False) ->
     that holds the page's <h1> stays: Quarto's title block, its authors, date
     and DOI, is the page's own). One left open runs to the end of the text; furniture of the
     same kind nested in it closes with it. ``article``: 1 when the text is an article's."""
-    if "\x02" not in text:
+    spans, left_open = furniture_spans(text, article=article, headline=headline)
+    if not spans:  # (nothing left out)
         return text
     kept: list[str] = []
-    position = depth = 0
+    position = 0
+    for start, end in spans:
+        kept.append(text[position:start])
+        position = end
+    if not left_open:
+        kept.append(text[position:])
+    return " ".join(kept)
+
+
+def furniture_spans(
+    text: str, *, article: int = 0, headline: bool = False
+) -> tuple[list[tuple[int, int]], bool]:
+    """Where the furniture elements without_furniture leaves out of ``text`` stand, each from
+    its start marker to its end marker's end (in order, apart), and whether the last is left
+    open (it then runs to the end of ``text``). fingerprint.regionplan reads them too."""
+    spans: list[tuple[int, int]] = []
+    if "\x02" not in text:
+        return spans, False
+    depth = start = 0
     skipping = closing = ""
     for found in _MARKERS.finditer(text):
         letter = found[1]
@@ -311,7 +330,7 @@ def without_furniture(text: str, *, article: int = 0, headline: bool = False) ->
                 depth -= 1
                 if not depth:
                     skipping = ""
-                    position = found.end()
+                    spans.append((start, found.end()))
             continue
         if letter == "a":
             article += 1
@@ -320,13 +339,11 @@ def without_furniture(text: str, *, article: int = 0, headline: bool = False) ->
         elif letter in _CLOSES and (letter not in "hf" or not article):
             if headline and letter == "h" and titleblock.header_span(text, found.end())[0]:
                 continue
-            kept.append(text[position : found.start()])
+            start = found.start()
             skipping, closing, depth = letter, _CLOSES[letter], 1
-    if not kept:  # (nothing left out)
-        return text
-    if not skipping:
-        kept.append(text[position:])
-    return " ".join(kept)
+    if skipping:
+        spans.append((start, len(text)))
+    return spans, bool(skipping)
 
 
 # What the fingerprint reads of a page besides its region: its title and descriptions.

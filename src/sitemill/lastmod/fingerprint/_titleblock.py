@@ -30,7 +30,14 @@ def outside(text: str, region: tuple[int, int], version: int) -> str:
     """The marked text of the page's title block outside its main ``region`` of ``text``: the
     first page-level header (outside any article) before or after the region that holds an
     <h1> the page's <title> names (see above); "" if none does."""
-    for part in (text[: region[0]], text[region[1] :]):
+    found = outside_span(text, region, version)
+    return "" if found is None else text[found[0] : found[1]]
+
+
+def outside_span(text: str, region: tuple[int, int], version: int) -> tuple[int, int] | None:
+    """Where the text of outside's title block stands in ``text`` (after its start marker, to
+    its end marker); None: the page has none."""
+    for offset, part in ((0, text[: region[0]]), (region[1], text[region[1] :])):
         if HEADLINE_START not in part:
             continue
         article = 0
@@ -43,8 +50,8 @@ def outside(text: str, region: tuple[int, int], version: int) -> str:
             elif letter == "h" and not article:
                 holds, end = header_span(part, found.end())
                 if holds and titled_headline(part[found.end() : end], text, version):
-                    return part[found.end() : end]
-    return ""
+                    return offset + found.end(), offset + end
+    return None
 
 
 def titled_headline(text: str, page: str, version: int) -> bool:
