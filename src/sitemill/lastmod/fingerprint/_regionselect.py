@@ -252,11 +252,11 @@ def select(text: str, descriptions: Callable[[str], Iterable[str]], url: str, ve
         return text
     found = regionmarkers.between(text, *regionmarkers.TITLE_MARKERS)
     title = "" if found is None else text[found[0] : found[1]]
-    narrowed = titledarticle.article_finder(regionmarkers.unmark(title))
+    narrowed = titledarticle.article_finder(text, url, version)
     region = regionmarkers.region_of(text)
     if region is None:
         kept = without_furniture(text)
-        if HEADLINE_START not in kept and titleblock.titled_headline(text, text, version):
+        if HEADLINE_START not in kept and titleblock.own_headline(text, version):
             # (its title block: fingerprint.titleblock)
             kept = without_furniture(text, headline=True)
         kept = read_teasers(kept, url, page=text, version=version)

@@ -66,14 +66,12 @@ def region_plan(data: bytes, url: str = "", version: int = FINGERPRINT_VERSION) 
     positions: list[int] = []
     marked = reduction.marked_region_text(text, url, version, positions)
     where = _Markers(marked, positions)
-    title_found = regionmarkers.between(marked, *regionmarkers.TITLE_MARKERS)
-    title = "" if title_found is None else marked[title_found[0] : title_found[1]]
-    narrowed = titledarticle.article_finder(regionmarkers.unmark(title))
+    narrowed = titledarticle.article_finder(marked, url, version)
     region = regionmarkers.region_of(marked)
     if region is None:  # (the page's body, its furniture out, as select reads it)
         spans, _ = regionselect.furniture_spans(marked)
         kept = _blanked(marked, spans)
-        if HEADLINE_START not in kept and titleblock.titled_headline(marked, marked, version):
+        if HEADLINE_START not in kept and titleblock.own_headline(marked, version):
             spans, _ = regionselect.furniture_spans(marked, headline=True)
             kept = _blanked(marked, spans)
         article = narrowed(kept)
