@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import html
 import re
 from dataclasses import dataclass
 from typing import Final
@@ -17,15 +16,15 @@ _RAW_START: Final = re.compile(rf"<!--|<({'|'.join(RAW_TEXT)})\b", re.IGNORECASE
 _RAW_END: Final = {name: re.compile(rf"</{name}\s*>", re.IGNORECASE) for name in RAW_TEXT}
 
 
-_HEAD_TAGS: Final = frozenset({"html", "base", "title"})
+_HEAD_TAGS: Final = frozenset({"html", "base"})
 
 
 @dataclass(frozen=True, slots=True)
 class PageHead:
-    """What a page's head says that its content region needs: its <title> (white space
-    collapsed), its <html lang> (lower-cased) and its <base href> ("" when it has none)."""
+    """What a page's head says that its content region needs: its <html lang> (lower-cased)
+    and its <base href> ("" when it has none). (Its <title> is the fingerprint's to read:
+    fingerprint.regionplan.)"""
 
-    title: str = ""
     lang: str = ""
     base: str = ""
 
@@ -34,13 +33,11 @@ def page_head(data: bytes) -> PageHead:
     """The head of the page ``data`` (sitemill.html.head's scan: no parse of the body)."""
     found: dict[str, str] = {}
     for tag in head_start_tags(data[:MAX_PARSED_BYTES], _HEAD_TAGS):
-        if tag.name == "title" and "title" not in found:
-            found["title"] = " ".join(html.unescape(tag.text.decode("utf-8", "replace")).split())
         for name, value in tag.attributes():
             wanted = {"html": "lang", "base": "href"}.get(tag.name)
             if name == wanted and wanted not in found:
                 found[wanted] = value.strip()
-    return PageHead(found.get("title", ""), found.get("lang", "").lower(), found.get("href", ""))
+    return PageHead(found.get("lang", "").lower(), found.get("href", ""))
 
 
 def without_raw_text(text: str) -> str:

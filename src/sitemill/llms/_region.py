@@ -28,12 +28,11 @@ from sitemill.llms._bylines import drop_contents, drop_datelines, is_skip_link
 from sitemill.llms._parsing import MAX_PARSED_BYTES, page_head, raw_text_cuts
 from sitemill.llms._treewalk import drop_each, short_text, tags_of
 
+# (Scripts, styles, templates, noscript, drawings and text areas are cut before the parse:
+# llms.parsing.RAW_TEXT.)
 _NOT_TEXT: Final = frozenset(
-    {
-        "script", "style", "template", "noscript", "svg", "math", "button", "select", "input",
-        "textarea", "iframe", "object", "embed", "canvas", "dialog",
-    }
-)  # fmt: skip
+    {"button", "select", "input", "iframe", "object", "embed", "canvas", "dialog"}
+)
 _HOLDS_PAGE: Final = frozenset({"main", "article", "h1", "h2", "h3", "h4", "h5", "h6"})
 HEADING_TAGS: Final = ("h1", "h2", "h3", "h4", "h5", "h6")
 # A heading's permalink: an in-page link (its target a fragment) with no letter or digit in its
