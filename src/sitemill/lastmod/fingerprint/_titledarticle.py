@@ -83,7 +83,7 @@ def site_names(page: str, url: str) -> frozenset[str]:
     page above it: its path an ancestor of the page's (see above; no ``url``: none)."""
     if not url or MARK_EDGE not in page:
         return frozenset()
-    own = targets.page_path(url)
+    own = targets.spelled_page(url)
     parts = page.split(MARK_EDGE)  # (marks and text alternate: the marks are at odd places)
     names = set()
     for place in range(1, len(parts), 2):

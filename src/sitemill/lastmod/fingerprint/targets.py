@@ -141,7 +141,7 @@ def follow(value: str, url: str) -> str | None:
     return found
 
 
-def page_path(url: str) -> str:
+def spelled_page(url: str) -> str:
     """The path of the page at ``url`` spelled as follow spells a link's ("/" for none)."""
     return _spelled(_split(url)[2])
 
