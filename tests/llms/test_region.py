@@ -2,16 +2,27 @@
 
 from __future__ import annotations
 
+import tarfile
+from functools import partial
+from pathlib import Path
 from typing import ClassVar
 
 import pytest
 
 import timing
+from sitemill.lastmod.fingerprint._regionmarkers import LETTERED
+from sitemill.lastmod.fingerprint.reduction import marked_region_text, passes_text
+from sitemill.lastmod.fingerprint.regionplan import region_plan
+from sitemill.lastmod.fingerprint.targetmarks import escape_kept_values
+from sitemill.lastmod.fingerprint.versions import FINGERPRINT_VERSION
 from sitemill.llms._markdown import region_markdown
 from sitemill.llms._parsing import MAX_PARSED_BYTES, without_raw_text
 from sitemill.llms._region import content_region
+from sitemill.llms.conversion import site_markdowns
+from sitemill.llms.page import LlmsPage
 
 URL = "https://example.org/docs/guide/"
+REAL_PAGES = Path(__file__).parent / "realpages"
 
 
 def markdown_of(body: str, head: str = "<title>Guide</title>", url: str = URL) -> str:
@@ -181,13 +192,18 @@ def test_a_page_with_main_is_parsed_from_main_only(monkeypatch: pytest.MonkeyPat
     assert len(Recorded.texts) == 1 and "Sidebar" not in Recorded.texts[0]
 
 
-def test_a_main_without_h1_is_read_in_its_whole_page(monkeypatch: pytest.MonkeyPatch) -> None:
-    # Its title block may stand before it (a Docusaurus home page's hero).
+def test_a_main_with_a_title_block_is_read_in_one_parse(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Its title block stands before it (a Docusaurus home page's hero): the fingerprint's
+    # region plan says so before the one parse (issue 81: two parses a page before).
     monkeypatch.setattr("sitemill.llms._region.BeautifulSoup", Recorded)
     Recorded.texts = []
     body = "<header><h1>Guide</h1></header><main><p>Words.</p></main>"
     assert markdown_of(body) == "# Guide\n\nWords.\n"
-    assert len(Recorded.texts) == 2 and "<header>" in Recorded.texts[1]
+    assert len(Recorded.texts) == 1 and "<header>" in Recorded.texts[0]
+    Recorded.texts = []
+    body = "<header><h1>Our motto</h1></header><main><p>Words.</p></main>"
+    assert markdown_of(body) == "Words.\n"
+    assert len(Recorded.texts) == 1 and "<header>" not in Recorded.texts[0]
 
 
 @pytest.mark.parametrize(
@@ -288,3 +304,73 @@ def test_a_list_of_links_to_other_pages_stays() -> None:
 def test_a_skip_link_is_gone() -> None:
     body = "<a href='#main'>Skip to main content</a><div><h1>Guide</h1><p>Words.</p></div>"
     assert markdown_of(body) == "# Guide\n\nWords.\n"
+
+
+# The region is the content fingerprint's (issue 80): its rules reach llms with no second edit.
+
+
+def test_a_teaser_the_title_does_not_name_keeps_the_list_title() -> None:
+    # Hexo NexT's tag page (fingerprint version 6): the list title beside one teaser whose <h1>
+    # the page's <title> does not name; the region counts whole (the h1-count rule of the copy
+    # llms kept before narrowed it to the teaser).
+    body = """<main><h2>Tag: rust</h2><article><h1><a href="/post/">A post</a></h1>
+    <p>Teaser words.</p></article></main>"""
+    text = markdown_of(body, "<title>Tag: rust | Blog</title>")
+    assert "Tag: rust" in text and "Teaser words." in text
+
+
+def test_a_hidden_tab_panel_is_content() -> None:
+    # Docusaurus's inactive tabs (fingerprint version 8): a reader sees each by choosing it.
+    body = """<main><h1>Guide</h1><div role="tabpanel" hidden><p>npm words</p></div>
+    <div hidden><p>Hidden words</p></div></main>"""
+    assert markdown_of(body) == "# Guide\n\nnpm words\n"
+
+
+def test_furniture_after_raw_text_is_found_by_its_position() -> None:
+    # Scripts, drawings and comments are cut before the parse: positions map through the cuts.
+    body = """<main><h1>Guide</h1><script>var x = "<nav>";</script><svg><text>s</text></svg>
+    <!-- a comment --><p>Words.</p><nav><a href="/a/">Menu</a></nav>
+    <p>More.</p><aside>Side</aside></main>"""
+    assert markdown_of(body) == "# Guide\n\nWords.\n\nMore.\n"
+
+
+@pytest.mark.parametrize("name", ["hugegraph", "metro", "python-markdown", "spyder-docs"])
+def test_each_marker_s_tag_is_recorded(name: str, tmp_path: Path) -> None:
+    # The n-th marker of the fingerprint's marked text is the n-th position recorded: the
+    # counts agree and each position is a tag's "<", on real pages.
+    with tarfile.open(REAL_PAGES / f"{name}.tar.xz") as archive:
+        archive.extractall(tmp_path, filter="data")
+    pages = sorted(tmp_path.rglob("*.html"))[:40]
+    assert pages
+    for page in pages:
+        text = passes_text(escape_kept_values(page.read_bytes()))
+        positions: list[int] = []
+        marked = marked_region_text(text, "https://example.org/", FINGERPRINT_VERSION, positions)
+        markers = [m for m in LETTERED.finditer(marked) if m[1] not in "gGkK"]
+        assert len(markers) == len(positions) > 0
+        assert all(text[at] == "<" for at in positions)
+        plan = region_plan(page.read_bytes(), "https://example.org/")
+        assert all(plan.text[at] == "<" for at in plan.left_out)
+
+
+def test_a_post_s_neighbours_are_left_out() -> None:
+    # Fingerprint version 6: what another page says is that page's (rel prev/next).
+    body = """<main><h1>Guide</h1><p>Words.</p><div class="nextprev">
+    <a href="/older/" rel="prev"><h3>Older post</h3></a><a href="/other/">Other</a></div></main>"""
+    assert markdown_of(body) == "# Guide\n\nWords.\n\n[Other](https://example.org/other/)\n"
+
+
+def test_each_pass_parses_a_page_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Issue 81: the two passes (the blocks the site repeats, then the Markdown) parse each page
+    # once each, its title block before <main> or not (it was parsed twice a pass then).
+    monkeypatch.setattr("sitemill.llms._region.BeautifulSoup", Recorded)
+    Recorded.texts = []
+    pages = []
+    for number in range(6):
+        hero = f"<header><h1>Page {number}</h1></header>" if number % 2 else ""
+        page = f"<title>Page {number}</title>{hero}<main><p>Words {number}.</p></main>"
+        pages.append((LlmsPage(f"{URL}{number}/"), partial(bytes, page.encode())))
+    found = list(site_markdowns(pages))
+    assert [bool(found[n].markdown) for n in range(6)] == [True] * 6
+    assert found[1].markdown.startswith("# Page 1")
+    assert len(Recorded.texts) == 2 * len(pages)

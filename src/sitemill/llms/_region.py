@@ -1,48 +1,39 @@
-"""A listed page's content region, as the content fingerprint reads it, on a BeautifulSoup tree."""
-# The rules are the fingerprint's (docs/lastmod.md, "The main content, not the furniture" and
-# "Furniture is left out wherever it stands"), read here on bs4 with the stdlib html.parser, so
-# that the region can be handed to the Markdown converter as a tree:
+"""A listed page's content region, the content fingerprint's, as a BeautifulSoup tree."""
+# The fingerprint decides what the region is and what in it is furniture (docs/lastmod.md, "The
+# main content, not the furniture" and "Furniture is left out wherever it stands";
+# fingerprint.regionplan says where its decisions stand); llms converts what it decided. The
+# page's text as the fingerprint's passes read it (its hidden elements out) is parsed with the
+# stdlib html.parser from the region's start tag to its end, and each element the fingerprint
+# leaves out is found by its start tag's position and left out of the tree: the region's
+# furniture, the region narrowed to the page's own article, its title block beside it first.
 #
-# - the region is the first <main>, else the first element whose role is main, else the page's
-#   only <article>, else the body;
-# - furniture is left out wherever it stands: nav, aside, the furniture roles, a header or footer
-#   that belongs to the page (not inside an article) unless it holds the page's <h1>, what a reader
-#   does not read as text (script, style, template, noscript, svg, buttons, form controls, a form
-#   that holds no heading), what no reader sees (a hidden attribute, an inline display: none),
-#   heading permalinks and self-dates ("Last updated on <date>"), a post's dateline, a table of
-#   contents and a skip link (llms.bylines);
-# - a region whose one outermost <article> holds the page's <h1> (or the region holds none) and
-#   no <h1> beside it narrows to it; a region of several articles stays whole (fingerprint
-#   version 5: a Hugo blog's home page holds its intro in one article, its posts' teasers in
-#   the articles beside it);
-# - when the region holds no <h1>, a page-level header before it whose <h1> the page's <title>
-#   names is the page's title block and comes first (a Docusaurus home page's hero).
-#
-# Blocks the site repeats on most of its pages are left out after this (llms.blocks).
+# What Markdown holds no text of is left out too: scripts, styles, drawings, form controls and
+# embedded documents (_NOT_TEXT), a form that holds no heading; and a heading's permalink, a
+# self-date ("Last updated on <date>"), a post's dateline, a table of contents and a skip link
+# (llms.bylines). Blocks the site repeats on most of its pages are left out after this
+# (llms.blocks).
 
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from dataclasses import dataclass
 from typing import Final
 from urllib.parse import urljoin
 
 from bs4 import BeautifulSoup, Tag
 
+from sitemill.lastmod.fingerprint.regionplan import RegionPlan, region_plan
 from sitemill.llms._bylines import drop_contents, drop_datelines, is_skip_link
-from sitemill.llms._parsing import main_slice, page_head, page_text
+from sitemill.llms._parsing import MAX_PARSED_BYTES, page_head, raw_text_cuts
 from sitemill.llms._treewalk import drop_each, short_text, tags_of
 
+# (Scripts, styles, templates, noscript, drawings and text areas are cut before the parse:
+# llms.parsing.RAW_TEXT.)
 _NOT_TEXT: Final = frozenset(
-    {
-        "script", "style", "template", "noscript", "svg", "math", "button", "select", "input",
-        "textarea", "iframe", "object", "embed", "canvas", "dialog", "nav", "aside",
-    }
-)  # fmt: skip
-_HOLDS_PAGE: Final = frozenset({"main", "article", "h1", "h2", "h3", "h4", "h5", "h6"})
-_FURNITURE_ROLES: Final = frozenset(
-    {"navigation", "complementary", "search", "banner", "contentinfo"}
+    {"button", "select", "input", "iframe", "object", "embed", "canvas", "dialog"}
 )
+_HOLDS_PAGE: Final = frozenset({"main", "article", "h1", "h2", "h3", "h4", "h5", "h6"})
 HEADING_TAGS: Final = ("h1", "h2", "h3", "h4", "h5", "h6")
 # A heading's permalink: an in-page link (its target a fragment) with no letter or digit in its
 # text ("¶", "#", "§", a zero-width space, nothing but an icon).
@@ -56,12 +47,6 @@ _SELF_DATE: Final = re.compile(
     re.IGNORECASE,
 )
 _SELF_DATE_CHARS: Final = 160
-_HIDING_STYLE: Final = re.compile(
-    r"(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*(?:hidden|collapse))"
-    r"\s*(?:!important\s*)?(?:;|$)",
-    re.IGNORECASE,
-)
-_SPACES: Final = re.compile(r"\s+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,36 +62,29 @@ class Region:
 
 
 def content_region(data: bytes, url: str) -> Region:
-    """The content region of the page ``data`` at ``url`` (see above), furniture left out.
-
-    A page with a <main> is parsed from it to its last </main> only (main_slice); when the
-    region then holds no <h1> (its title block may stand before it), the whole page is."""
+    """The content region of the page ``data`` at ``url`` (see above), furniture left out: one
+    parse, of the fingerprint's region (and of its title block, when it has one)."""
     head = page_head(data)
     base = urljoin(url, head.base) if head.base else url
-    text = page_text(data)
-    sliced = main_slice(text)
-    parts = _parts(BeautifulSoup(sliced, "html.parser"), head.title) if sliced else None
-    if parts is None:
-        parts = _parts(BeautifulSoup(text, "html.parser"), head.title, whole=True)
-    return Region(parts or (), head.lang, base)
+    plan = region_plan(data[:MAX_PARSED_BYTES], url)
+    return Region(_parts(plan), head.lang, base)
 
 
-def _parts(soup: BeautifulSoup, title: str, whole: bool = False) -> tuple[Tag, ...] | None:
-    """The region's parts in ``soup``; None when ``soup`` is not the whole page and the region
-    is no <main> or holds no <h1>."""
+def _parts(plan: RegionPlan) -> tuple[Tag, ...]:
+    """The region's parts in the tree of ``plan``'s text (see above)."""
+    whole = plan.root is None or plan.title_block is not None
+    start = 0 if whole or plan.root is None else plan.root
+    end = len(plan.text) if whole else plan.end
+    soup, found = _parsed(plan.text, start, end)
     drop_contents(soup)
-    _drop_furniture(soup)
-    region = _region(soup)
-    if not whole and region.name != "main":
-        return None
-    _drop_page_furniture(region)
-    region = _narrowed(region)
-    parts: tuple[Tag, ...] = (region,)
-    if not any(tag.name == "h1" for tag in tags_of(region)):
-        if not whole:
-            return None
-        block = _title_block(soup, region, title)
-        parts = (block, region) if block is not None else parts
+    drop_each(tags_of(soup), _is_not_text)
+    for position in plan.left_out:
+        if (tag := _live(found, position)) is not None:
+            tag.decompose()
+    region = _live(found, plan.root) or soup.body or soup
+    region = _live(found, plan.article) or region
+    block = _live(found, plan.title_block)
+    parts = (region,) if block is None else (block, region)
     for part in parts:
         _drop_permalinks(part)
         _drop_self_dates(part)
@@ -114,84 +92,42 @@ def _parts(soup: BeautifulSoup, title: str, whole: bool = False) -> tuple[Tag, .
     return parts
 
 
-def _drop_furniture(soup: BeautifulSoup) -> None:
-    drop_each(tags_of(soup), _is_furniture)
+def _parsed(text: str, start: int, end: int) -> tuple[BeautifulSoup, dict[int, Tag]]:
+    """``text[start:end]`` parsed (its raw text and comments out: llms.parsing.raw_text_cuts),
+    with each element by its start tag's position in ``text``."""
+    pieces, sources = raw_text_cuts(text, start, end)
+    parsed = "".join(pieces)
+    soup = BeautifulSoup(parsed, "html.parser")
+    lines = [0]
+    at = parsed.find("\n")
+    while at >= 0:
+        lines.append(at + 1)
+        at = parsed.find("\n", at + 1)
+    starts = [0]
+    for kept in pieces[:-1]:
+        starts.append(starts[-1] + len(kept))
+    found: dict[int, Tag] = {}
+    for tag in tags_of(soup):
+        if tag.sourceline is None or tag.sourcepos is None:
+            continue
+        at = lines[tag.sourceline - 1] + tag.sourcepos
+        piece = bisect_right(starts, at) - 1
+        found[sources[piece] + at - starts[piece]] = tag
+    return soup, found
 
 
-def _is_furniture(element: Tag) -> bool:
-    if element.name in _NOT_TEXT or _role(element) in _FURNITURE_ROLES or _is_hidden(element):
+def _live(found: dict[int, Tag], position: int | None) -> Tag | None:
+    """The element whose start tag stands at ``position``, unless none does or it is left
+    out. (bs4's ``decomposed`` on a live Tag is a search of its subtree; a decomposed one's
+    ``__dict__`` says it.)"""
+    tag = None if position is None else found.get(position)
+    return None if tag is None or tag.__dict__.get("_decomposed") else tag
+
+
+def _is_not_text(element: Tag) -> bool:
+    if element.name in _NOT_TEXT:
         return True
     return element.name == "form" and not any(tag.name in _HOLDS_PAGE for tag in tags_of(element))
-
-
-def _is_hidden(element: Tag) -> bool:
-    """Whether no reader sees ``element``: its ``hidden`` attribute (not "until-found", which
-    a find in the page shows) or an inline style of ``display: none`` or ``visibility:
-    hidden``. ``aria-hidden`` is not: it hides from a screen reader what the eye reads."""
-    hidden = element.get("hidden")
-    if hidden is not None and str(hidden).strip().lower() != "until-found":
-        return True
-    style = element.get("style")
-    return style is not None and _HIDING_STYLE.search(str(style)) is not None
-
-
-def _role(element: Tag) -> str:
-    words = str(element.get("role") or "").split()
-    return words[0].lower() if words else ""
-
-
-def _region(soup: BeautifulSoup) -> Tag:
-    tags = tags_of(soup)
-    main = next((tag for tag in tags if tag.name == "main"), None)
-    if main is None:
-        main = next((tag for tag in tags if _role(tag) == "main"), None)
-    if main is None:
-        articles = [tag for tag in tags if tag.name == "article"]
-        main = articles[0] if len(articles) == 1 else None
-    return main or soup.body or soup
-
-
-def _drop_page_furniture(region: Tag) -> None:
-    """Leaves out the headers and footers of ``region`` that belong to the page (not inside an
-    article), but a header that holds the page's <h1>, its title block."""
-
-    def furniture(element: Tag) -> bool:
-        if element.name not in ("header", "footer") or element.find_parent("article") is not None:
-            return False
-        return element.name == "footer" or not any(tag.name == "h1" for tag in tags_of(element))
-
-    drop_each(tags_of(region), furniture)
-
-
-def _narrowed(region: Tag) -> Tag:
-    """The article ``region`` narrows to (see above), else ``region``."""
-    if region.name == "article":
-        return region
-    tags = tags_of(region)
-    outermost = [
-        tag
-        for tag in tags
-        if tag.name == "article" and tag.find_parent("article") in (None, region)
-    ]
-    if len(outermost) != 1:
-        return region
-    headlines = sum(1 for tag in tags if tag.name == "h1")
-    if sum(1 for tag in tags_of(outermost[0]) if tag.name == "h1") == headlines:
-        return outermost[0]
-    return region
-
-
-def _title_block(soup: BeautifulSoup, region: Tag, title: str) -> Tag | None:
-    """A page-level header outside ``region`` whose <h1> the page's ``title`` names."""
-    wanted = _SPACES.sub(" ", title).strip().casefold()
-    for header in soup.find_all("header"):
-        if header.find_parent("article") is not None or region in header.parents:
-            continue
-        headline = header.find("h1")
-        words = _SPACES.sub(" ", headline.get_text(" ", strip=True)).casefold() if headline else ""
-        if words and words in wanted:
-            return header
-    return None
 
 
 def _drop_permalinks(part: Tag) -> None:

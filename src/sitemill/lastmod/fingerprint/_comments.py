@@ -81,3 +81,36 @@ def in_code(lowered: bytes, at: int) -> bool:
         if start >= 0 and lowered.find(closing, start, at) < 0:
             return True
     return False
+
+
+class InCode:
+    """in_code for places asked in order (each at or after the last), each construct's last
+    opening and its closing remembered: the page's bytes before a place are searched once in
+    all, not once a place (a page of thousands of hidden elements asks thousands)."""
+
+    __slots__ = ("_asked", "_closed", "_last", "lowered")
+
+    def __init__(self, lowered: bytes) -> None:
+        self.lowered = lowered
+        self._asked = 0  # (the last place asked)
+        self._last = [-1] * len(_CODE)  # (each construct's last opening before it)
+        self._closed = [-1] * len(_CODE)  # (where that opening's closing starts; -1: not yet)
+
+    def holds(self, at: int) -> bool:
+        """in_code(lowered, at): whether ``at`` is inside a comment, a script or a style."""
+        if at < self._asked:
+            return in_code(self.lowered, at)
+        inside = False
+        for index, (opening, closing) in enumerate(_CODE):
+            found = self.lowered.rfind(opening, max(0, self._asked - len(opening) + 1), at)
+            since = max(self._last[index], self._asked - len(closing) + 1)
+            if found >= 0 and found != self._last[index]:
+                self._last[index], self._closed[index], since = found, -1, found
+            if self._last[index] < 0:
+                continue
+            if self._closed[index] < 0:
+                self._closed[index] = self.lowered.find(closing, since, at)
+            if self._closed[index] < 0:
+                inside = True
+        self._asked = at
+        return inside

@@ -51,7 +51,10 @@ def leave_out_contents(text: str, url: str) -> str:
         return text
     headings: set[str] = set()
     inside: list[tuple[int, int]] = []
-    for heading in _HEADINGS.finditer(text):
+    # (a heading ends at an end marker: none is sought past the last one, where each start
+    # marker left open would be read to the page's end, a scan of the rest for each)
+    last = max(text.rfind(HEADLINE_END), text.rfind(HEADING_END))
+    for heading in _HEADINGS.finditer(text, 0, last + len(HEADING_END) if last >= 0 else 0):
         inside.append(heading.span())
         words = _words(_TOKEN.sub(" ", heading[1]))
         if words:

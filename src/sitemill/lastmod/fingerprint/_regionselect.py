@@ -252,11 +252,11 @@ def select(text: str, descriptions: Callable[[str], Iterable[str]], url: str, ve
         return text
     found = regionmarkers.between(text, *regionmarkers.TITLE_MARKERS)
     title = "" if found is None else text[found[0] : found[1]]
-    narrowed = titledarticle.article_finder(regionmarkers.unmark(title))
+    narrowed = titledarticle.article_finder(text, url, version)
     region = regionmarkers.region_of(text)
     if region is None:
         kept = without_furniture(text)
-        if HEADLINE_START not in kept and titleblock.titled_headline(text, text, version):
+        if HEADLINE_START not in kept and titleblock.own_headline(text, version):
             # (its title block: fingerprint.titleblock)
             kept = without_furniture(text, headline=True)
         kept = read_teasers(kept, url, page=text, version=version)
@@ -306,10 +306,33 @@ def without_furniture(
     outside the region: one whose <h1> is the site's name is the site's banner, wherever it
     stands (a Hexo theme that opens ``<main>`` with the site's header and menu, its <h1> the
     blog's name, above each post's article and the teasers of other posts beside it)."""
-    if "\x02" not in text:
+    spans, left_open = furniture_spans(text, article=article, headline=headline, titled=titled)
+    if not spans:  # (nothing left out)
         return text
     kept: list[str] = []
-    position = depth = 0
+    position = 0
+    for start, end in spans:
+        kept.append(text[position:start])
+        position = end
+    if not left_open:
+        kept.append(text[position:])
+    return " ".join(kept)
+
+
+def furniture_spans(
+    text: str,
+    *,
+    article: int = 0,
+    headline: bool = False,
+    titled: tuple[str, int] | None = None,
+) -> tuple[list[tuple[int, int]], bool]:
+    """Where the furniture elements without_furniture leaves out of ``text`` stand, each from
+    its start marker to its end marker's end (in order, apart), and whether the last is left
+    open (it then runs to the end of ``text``). fingerprint.regionplan reads them too."""
+    spans: list[tuple[int, int]] = []
+    if "\x02" not in text:
+        return spans, False
+    depth = start = 0
     skipping = closing = ""
     for found in _MARKERS.finditer(text):
         letter = found[1]
@@ -320,7 +343,7 @@ def without_furniture(
                 depth -= 1
                 if not depth:
                     skipping = ""
-                    position = found.end()
+                    spans.append((start, found.end()))
             continue
         if letter == "a":
             article += 1
@@ -329,13 +352,11 @@ def without_furniture(
         elif letter in _CLOSES and (letter not in "hf" or not article):
             if headline and letter == "h" and _title_block(text, found.end(), titled):
                 continue
-            kept.append(text[position : found.start()])
+            start = found.start()
             skipping, closing, depth = letter, _CLOSES[letter], 1
-    if not kept:  # (nothing left out)
-        return text
-    if not skipping:
-        kept.append(text[position:])
-    return " ".join(kept)
+    if skipping:
+        spans.append((start, len(text)))
+    return spans, bool(skipping)
 
 
 def _title_block(text: str, start: int, titled: tuple[str, int] | None) -> bool:

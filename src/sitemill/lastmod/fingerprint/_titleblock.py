@@ -10,6 +10,16 @@
 # ``<h1>`` and not in its title (odoc's "Module Connection_cache.Make" under the title "Make
 # (cohttp-lwt.Cohttp_lwt.Connection_cache.Make)"; version 12 left that page's preamble, which
 # odoc 2.2 moved into the header beside the ``<h1>``, out as a site's banner).
+#
+# A page without a main region has its body for its region, and a header there that holds the
+# page's ``<h1>`` is the page's own (own_headline). The title tells a site's motto from the page's
+# headline: a header whose ``<h1>`` the title does not name is the site's banner when the title
+# names another heading of the page (Hexo NexT: the motto in the banner's ``<h1>``, the page's
+# name in an ``<h2>``); from version 13 it is the page's own when the title names no other heading
+# or the page has no ``<title>``: nothing tells its ``<h1>`` from a motto, and a page's one
+# headline is its own. odoc's parameter pages have no region and title themselves "_ (pkg.M.F._)"
+# over the ``<h1>`` "Parameter F._" in their preamble; a Hexo Sakura page without a ``<title>``
+# holds its ``<h1>`` in its header. Version 12 left both headlines out.
 
 from __future__ import annotations
 
@@ -17,20 +27,34 @@ import re
 from typing import Final
 
 from sitemill.lastmod.fingerprint import _regionmarkers as regionmarkers
-from sitemill.lastmod.fingerprint._articles import HEADLINE_END, HEADLINE_START
+from sitemill.lastmod.fingerprint._articles import (
+    HEADING_END,
+    HEADING_START,
+    HEADLINE_END,
+    HEADLINE_START,
+)
 from sitemill.lastmod.fingerprint._titleparts import split_title
 from sitemill.lastmod.fingerprint.excerpts import letters, words
 
 # The markers of a page-level header (fingerprint.regionselect: "h", "H") and of the page's <h1>.
 _HEADER_MARKERS: Final = re.compile(f"\x02([hH{HEADLINE_START[1]}])\x03")
 _PARENTHESIS: Final = re.compile(r"[()]")
+# An <h2> to <h6> (fingerprint.articles), its text as group 1.
+_HEADINGS: Final = re.compile(f"{HEADING_START}(.*?)(?:{HEADING_END}|\\Z)", re.DOTALL)
 
 
 def outside(text: str, region: tuple[int, int], version: int) -> str:
     """The marked text of the page's title block outside its main ``region`` of ``text``: the
     first page-level header (outside any article) before or after the region that holds an
     <h1> the page's <title> names (see above); "" if none does."""
-    for part in (text[: region[0]], text[region[1] :]):
+    found = outside_span(text, region, version)
+    return "" if found is None else text[found[0] : found[1]]
+
+
+def outside_span(text: str, region: tuple[int, int], version: int) -> tuple[int, int] | None:
+    """Where the text of outside's title block stands in ``text`` (after its start marker, to
+    its end marker); None: the page has none."""
+    for offset, part in ((0, text[: region[0]]), (region[1], text[region[1] :])):
         if HEADLINE_START not in part:
             continue
         article = 0
@@ -43,8 +67,27 @@ def outside(text: str, region: tuple[int, int], version: int) -> str:
             elif letter == "h" and not article:
                 holds, end = header_span(part, found.end())
                 if holds and titled_headline(part[found.end() : end], text, version):
-                    return part[found.end() : end]
-    return ""
+                    return offset + found.end(), offset + end
+    return None
+
+
+def own_headline(text: str, version: int) -> bool:
+    """Whether the page-level header that holds the first <h1> of ``text`` (a page without a
+    main region: its body is its region) is the page's title block: its <title> names that
+    <h1> (titled_headline), or, from version 13, the page has an <h1> and its <title> names no
+    other heading of it (see above: no title tells a motto from the page's headline)."""
+    if titled_headline(text, text, version):
+        return True
+    if version < 13 or HEADLINE_START not in text:
+        return False
+    title = regionmarkers.between(text, *regionmarkers.TITLE_MARKERS)
+    if title is None:
+        return True
+    named = regionmarkers.unmark(text[title[0] : title[1]])
+    for found in _HEADINGS.finditer(text):
+        if _names(named, regionmarkers.unmark(found[1]), version):
+            return False
+    return True
 
 
 def titled_headline(text: str, page: str, version: int) -> bool:
@@ -56,6 +99,11 @@ def titled_headline(text: str, page: str, version: int) -> bool:
         return False
     headline = regionmarkers.unmark(text[found[0] : found[1]])
     named = regionmarkers.unmark(page[title[0] : title[1]])
+    return _names(named, headline, version)
+
+
+def _names(named: str, headline: str, version: int) -> bool:
+    """Whether the title ``named`` names the heading ``headline`` (both unmarked, see above)."""
     if not letters(headline):
         return False
     if letters(headline) in letters(named):

@@ -11,6 +11,13 @@
 # page lists, not the page: the whole region counts. A part stands in a text when each of its
 # words, as letters and digits, does (inline markup joins words: "name<small>Category</small>"
 # holds "Category: name"'s two).
+#
+# From version 13 a part of the title that is the site's name names no page: a part whose words are
+# the words of a link, anywhere on the page, to a page above it (the site's home, or a section the
+# page stands in: its path is an ancestor of the page's). Themes write the site's name in every
+# title and link it to the home page from the banner; Hexo Sakura puts it in the author card after
+# each post's article, inside ``<main>``, with the post's ``<h1>`` in a header before ``<main>``:
+# read by the site's name, every post's article was a teaser beside the card, and the card counted.
 
 from __future__ import annotations
 
@@ -18,6 +25,7 @@ from collections.abc import Callable
 from functools import partial
 
 from sitemill.lastmod.fingerprint import _regionmarkers as regionmarkers
+from sitemill.lastmod.fingerprint import targets
 from sitemill.lastmod.fingerprint._articles import (
     HEADLINE_END,
     HEADLINE_START,
@@ -25,19 +33,27 @@ from sitemill.lastmod.fingerprint._articles import (
 )
 from sitemill.lastmod.fingerprint._titleparts import split_title
 from sitemill.lastmod.fingerprint.excerpts import letters
+from sitemill.lastmod.fingerprint.targetmarks import MARK_EDGE
 
 
-def article_finder(title: str) -> Callable[[str], tuple[int, int] | None]:
-    """Where the page's own article in a region is (from version 6): titled_article
-    (``title``: the text of the page's <title>)."""
-    return partial(titled_article, title=title)
+def article_finder(page: str, url: str, version: int) -> Callable[[str], tuple[int, int] | None]:
+    """Where the page's own article in a region is (from version 6): titled_article, by the
+    <title> of the marked ``page`` (at ``url``) and, from version 13, the site's names it
+    links to (see above)."""
+    found = regionmarkers.between(page, *regionmarkers.TITLE_MARKERS)
+    title = "" if found is None else regionmarkers.unmark(page[found[0] : found[1]])
+    names = partial(site_names, page, url) if version >= 13 else None
+    return partial(titled_article, title=title, site_names=names)
 
 
-def titled_article(text: str, title: str) -> tuple[int, int] | None:
+def titled_article(
+    text: str, title: str, site_names: Callable[[], frozenset[str]] | None = None
+) -> tuple[int, int] | None:
     """Where the text of the page's own article in ``text`` (a region, or a page without
     one, less its furniture) is: own_article's, unless the page's ``title`` (the text of its
     <title>) names neither that article's <h1> nor any text in it, and names text beside it (see
-    above); None: count the whole of ``text``."""
+    above); None: count the whole of ``text``. ``site_names``: the letters of the site's names
+    the page links to (its parts that are one name no page; None: none are)."""
     found = own_article(text)
     if found is None or not title:
         return found
@@ -53,8 +69,44 @@ def titled_article(text: str, title: str) -> tuple[int, int] | None:
     beside = letters(regionmarkers.unmark(before + " " + after))  # (most often little: read first)
     if not any(_stands(words, beside) for words in parts):
         return found
+    if site_names is not None:  # (read only here: few pages come this far)
+        names = site_names()
+        parts = [words for words in parts if "".join(words) not in names]
+        if not any(_stands(words, beside) for words in parts):
+            return found
     inside = letters(regionmarkers.unmark(text[found[0] : found[1]]))
     return found if any(_stands(words, inside) for words in parts) else None
+
+
+def site_names(page: str, url: str) -> frozenset[str]:
+    """The words (as letters and digits) of each link of the marked ``page`` at ``url`` to a
+    page above it: its path an ancestor of the page's (see above; no ``url``: none)."""
+    if not url or MARK_EDGE not in page:
+        return frozenset()
+    own = targets.spelled_page(url)
+    parts = page.split(MARK_EDGE)  # (marks and text alternate: the marks are at odd places)
+    names = set()
+    for place in range(1, len(parts), 2):
+        if parts[place][:1] != "H" or not _above(targets.follow(parts[place][1:], url), own):
+            continue
+        words = [parts[place + 1] if place + 1 < len(parts) else ""]
+        for after in range(place + 2, len(parts), 2):
+            if parts[after][:1] in "EH":
+                break
+            words.append(parts[after + 1] if after + 1 < len(parts) else "")
+        named = letters(regionmarkers.unmark(" ".join(words)))
+        if named:
+            names.add(named)
+    return frozenset(names)
+
+
+def _above(followed: str | None, own: str) -> bool:
+    """Whether a link's target (``followed``: spelled by targets.follow) is a page above the
+    page whose path is ``own``: on the site, no query, its path an ancestor of ``own``."""
+    if followed is None or not followed.startswith("/"):
+        return False
+    path = followed.partition("#")[0]
+    return "?" not in path and path != own and own.startswith(path.rstrip("/") + "/")
 
 
 def _named(headline: str, title: str) -> bool:

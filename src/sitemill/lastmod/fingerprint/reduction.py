@@ -19,8 +19,9 @@ from sitemill.lastmod.fingerprint import (
 from sitemill.lastmod.fingerprint import (
     targets,
 )
-from sitemill.lastmod.fingerprint._comments import in_code as _in_code
-from sitemill.lastmod.fingerprint._comments import join_around_comments
+from sitemill.lastmod.fingerprint._articles import HEADING_MARKERS
+from sitemill.lastmod.fingerprint._comments import InCode, join_around_comments
+from sitemill.lastmod.fingerprint._comments import in_code as _in_code  # noqa: F401 (an oracle's)
 from sitemill.lastmod.fingerprint._regionmarkers import ANY_MARKER, REGION_MARKS
 from sitemill.lastmod.fingerprint._taggrammar import NOT_TEXT
 from sitemill.lastmod.fingerprint._whitespace import collapse_whitespace, drop_invisible
@@ -37,6 +38,9 @@ from sitemill.lastmod.fingerprint.targetmarks import (
 )
 
 _UTF8_BOM: Final = b"\xef\xbb\xbf"
+_HEADING_MARKS: Final = frozenset(
+    (*HEADING_MARKERS[0].values(), *HEADING_MARKERS[1].values())
+)  # (not counted by marked_region_text: fingerprint.contents may leave one out)
 
 
 def reduce_markup(
@@ -52,6 +56,16 @@ def reduce_markup(
     with ``main``, only the title, the meta description and the main region less its furniture
     (fingerprint.regionselect); targets spelled as a reader follows them from ``url``
     (fingerprint.targets). ``version``: 12 or 13 (fingerprint.versions)."""
+    text = passes_text(data, ignore)
+    first = in_order(text, version) if main else NOT_TEXT.sub(_flat_body, text)
+    return _finished(_rest(first), main=main, url=url, version=version)
+
+
+def passes_text(data: bytes, ignore: tuple[re.Pattern[str], ...] = ()) -> str:
+    """The text the passes read of a page's bytes ``data`` (escaped: digest.reduce_html): its
+    hidden elements and the comments in its text left out, decoded, the ``ignore`` patterns'
+    matches removed, the marks' characters spaces (each one character for one: a position in
+    it is one in the decoded page less those cuts)."""
     raw = data.removeprefix(_UTF8_BOM)
     raw = leave_out_hidden(raw)  # (what no reader sees: a tab panel's seen by choosing its tab)
     raw = join_around_comments(raw)  # (a comment parts no words)
@@ -59,22 +73,39 @@ def reduce_markup(
     for mark in (MARK_EDGE, *REGION_MARKS):
         if mark in text:
             text = text.replace(mark, " ")
-    first = in_order(text, version) if main else NOT_TEXT.sub(_flat_body, text)
-    return _finished(_rest(first), main=main, url=url, version=version)
+    return text
+
+
+def marked_region_text(text: str, url: str, version: int, positions: list[int]) -> str:
+    """The marked text ``regionselect.select`` is given for ``text`` (passes_text's) with
+    ``main`` by fingerprint version ``version``, each region and furniture marker's tag's
+    position in ``text`` appended to ``positions`` in order (a heading's markers aside:
+    fingerprint.contents may leave a heading out before the region is selected), for
+    fingerprint.regionplan."""
+    return _marked(_rest(in_order(text, version, positions)), main=True, url=url)
 
 
 def _finished(text: str, *, main: bool, url: str, version: int) -> str:
     """After the passes: its region (fingerprint.regionselect) and targets
     (fingerprint.targets), a post's neighbours left out (read_neighbours).
     Links read as no link go before the spaces beside marks (fingerprint.targets)."""
+    text = _marked(text, main=main, url=url)
+    if main:
+        text = regionselect.select(text, descriptions, url, version)
+    text = targets.spaced_targets(drop_invisible(text))  # (no reader sees; a target's spaces)
+    return unspace_marks(targets.finish_reduction(collapse_whitespace(text), url, version))
+
+
+def _marked(text: str, *, main: bool, url: str) -> str:
+    """The passes' text before its region is selected: a post's neighbours and the copies
+    of pictures left out, an empty description a space; with ``main``, its table of contents
+    out (version 11: fingerprint.contents)."""
     text = read_neighbours(read_copies(text))
     if targets.EMPTY_DESCRIPTION in text:
         text = text.replace(targets.EMPTY_DESCRIPTION, " ")
     if main:
-        text = contents.leave_out_contents(text, url)  # (version 11: fingerprint.contents)
-        text = regionselect.select(text, descriptions, url, version)
-    text = targets.spaced_targets(drop_invisible(text))  # (no reader sees; a target's spaces)
-    return unspace_marks(targets.finish_reduction(collapse_whitespace(text), url, version))
+        text = contents.leave_out_contents(text, url)
+    return text
 
 
 def _ignored(text: str, ignore: tuple[re.Pattern[str], ...]) -> str:
@@ -83,14 +114,15 @@ def _ignored(text: str, ignore: tuple[re.Pattern[str], ...]) -> str:
     return text
 
 
-def in_order(text: str, version: int) -> str:
+def in_order(text: str, version: int, positions: list[int] | None = None) -> str:
     """The first pass with ``main``: NOT_TEXT.sub with regionselect.Structure told each start
     and end tag in document order (its name lower-cased), which answers what it becomes: a
     marker where a main region or furniture starts or ends, else a space; an inline element's
-    tag nothing (``version``: the fingerprint's, which tells the furniture). (Issue 80 retired
-    the speed twins of this pass, a split by tag names and a reading line by line with a memo:
-    at full size 0.85x to 1.19x its CPU, not the 1.5x a second way of doing one job must
-    earn.)"""
+    tag nothing (``version``: the fingerprint's, which tells the furniture). With
+    ``positions``, each marker's tag's start in ``text`` is appended to it, in order, a
+    heading's aside (marked_region_text). (Issue 80 retired the speed twins of this pass, a
+    split by tag names and a reading line by line with a memo: at full size 0.85x to 1.19x its
+    CPU, not the 1.5x a second way of doing one job must earn.)"""
     structure = regionselect.Structure(version)
 
     def told(found: re.Match[str]) -> str:
@@ -102,7 +134,16 @@ def in_order(text: str, version: int) -> str:
         name = found["end"]
         return " " if name is None else structure.end(name.lower())
 
-    return NOT_TEXT.sub(told, text)
+    if positions is None:
+        return NOT_TEXT.sub(told, text)
+
+    def recorded(found: re.Match[str]) -> str:
+        replaced = told(found)
+        if "\x02" in replaced and replaced not in _HEADING_MARKS:
+            positions.extend([found.start()] * replaced.count("\x02"))
+        return replaced
+
+    return NOT_TEXT.sub(recorded, text)
 
 
 def _rest(text: str) -> str:
@@ -159,21 +200,25 @@ def leave_out_hidden(data: bytes) -> bytes:
     panel kept (from version 8; version 7's reading is no longer computable). Each place one of
     the words stands is judged in the start tag opened by the last "<" before it: the places up
     to the next "<" are judged alike, so each stretch between two "<" is judged once, and each
-    start tag's attributes once a process (a CSS block full of ``display`` costs one search)."""
+    start tag's attributes once a process (a CSS block full of ``display`` costs one search);
+    the tags of a name are paired once a page (_Closings) and the places in code found in
+    order (_comments.InCode): thousands of hidden elements left open cost one scan, not one
+    each."""
     lowered = data.lower()  # (plain searches: a case-insensitive pattern is several times slower)
     pieces: list[bytes] = []
     done = 0
     words = _Places(lowered)
+    closings, code = _Closings(data), InCode(lowered)
     place = words.next(0)
     while place >= 0:
         opening = data.rfind(b"<", done, place)
         tag = _START_TAG.match(data, opening) if opening >= 0 else None
-        if tag is None or tag.end() <= place or not _judged(tag[2]) or _in_code(lowered, opening):
+        if tag is None or tag.end() <= place or not _judged(tag[2]) or code.holds(opening):
             following = data.find(b"<", place)  # (the next stretch: judged by another tag)
             place = -1 if following < 0 else words.next(following)
             continue
         name = tag[1].lower()
-        end = tag.end() if name in _VOID else _closing(data, name, tag.end())
+        end = tag.end() if name in _VOID else closings.closing(name, tag.start(), tag.end())
         pieces += (data[done : tag.start()], b" ")
         done = end
         place = words.next(done)
@@ -229,6 +274,43 @@ def _hides(attributes: bytes) -> bool:
         style is not None and _HIDING_STYLE.search(style) is not None
     )
     return hides and b"tabpanel" not in values.get(b"role", b"").lower().split()
+
+
+class _Closings:
+    """Where the end tag that closes each element of a name in a page's ``data`` ends: its
+    start and end tags paired once a name, as _closing pairs them from one element on (a
+    page of thousands of hidden elements left open scans its tags once, not once each)."""
+
+    __slots__ = ("data", "ends")
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        self.ends: dict[bytes, dict[int, int]] = {}
+
+    def closing(self, name: bytes, opening: int, start: int) -> int:
+        """_closing's answer for the element of ``name`` whose start tag opens at ``opening``
+        and ends at ``start``."""
+        ends = self.ends.get(name)
+        if ends is None:
+            ends = self.ends[name] = _paired(self.data, name)
+        end = ends.get(opening)
+        if end is None:  # (a start tag its name's pattern does not read alike: as before)
+            return _closing(self.data, name, start)
+        return start if end < 0 else end
+
+
+def _paired(data: bytes, name: bytes) -> dict[int, int]:
+    """Each start tag of ``name`` in ``data`` (by where it opens) with where the end tag that
+    closes it ends (the tags between counted), -1 when none does."""
+    ends: dict[int, int] = {}
+    open_tags: list[int] = []
+    for found in _end_tags(name).finditer(data):
+        if not found[1]:
+            open_tags.append(found.start())
+        elif open_tags:
+            ends[open_tags.pop()] = found.end()
+    ends.update(dict.fromkeys(open_tags, -1))
+    return ends
 
 
 def _closing(data: bytes, name: bytes, start: int) -> int:

@@ -141,6 +141,11 @@ def follow(value: str, url: str) -> str | None:
     return found
 
 
+def spelled_page(url: str) -> str:
+    """The path of the page at ``url`` spelled as follow spells a link's ("/" for none)."""
+    return _spelled(_split(url)[2])
+
+
 def _unlinked(parts: list[str], links: list[int]) -> str:
     """The reduction ``parts`` (text and marks alternate) with the links at mark places
     ``links`` read as no link: each one's mark and the end mark after it left out, before the

@@ -59,7 +59,10 @@ from typing import Final
 # description that is the page's text cut short adds nothing, whatever links that text holds:
 # a headline is the title's when one of the title's parts (a parenthesis a separator too)
 # stands in it word for word, as when it stands in the title (odoc's "Module X.Make" under
-# "Make (pkg.X.Make)": fingerprint.titleblock), and a breadcrumb (its aria-label, class or
+# "Make (pkg.X.Make)": fingerprint.titleblock), a page without a region keeps the header that
+# holds its <h1> unless its title names another heading (fingerprint.titleblock.own_headline),
+# a title part that is the words of a link to a page above the page (the site's name) names no
+# page (fingerprint.titledarticle), and a breadcrumb (its aria-label, class or
 # itemtype) is navigation wherever it stands, and an article left open ends with the <div> or
 # <section> holding it, and a header with an <h1> inside the main region is the page's title
 # block only when the page's <title> names that <h1>, as outside it: else the site's banner
