@@ -1,8 +1,8 @@
 """`{"action": "diff"}` in the Lambda and the removed URLs in each rebuild's summary: the
 bucket's next rebuild as a dry run against the stack's state (nothing written), its lists
-cut_lists and its counts exact; a partitioned state diffed by its full rebuild as a dry run, one
-too big for the function one error line; the summary and its log line name what a rebuild took
-out of the sitemaps."""
+cut_lists and its counts exact; a partitioned state diffed by the bucket run done dry from its
+pages in one, one too big for the function one error line; the summary and its log line name
+what a rebuild took out of the sitemaps."""
 
 from __future__ import annotations
 
@@ -94,7 +94,7 @@ def restructured(client: Any) -> None:
         client.delete_object(Bucket=BUCKET, Key=key)
 
 
-def test_a_partitioned_state_is_diffed_by_its_full_rebuild_as_a_dry_run(s3: Any) -> None:
+def test_a_partitioned_state_is_diffed_by_the_bucket_run_done_dry(s3: Any) -> None:
     assert handle({"action": "rebuild"}, env=ENV, s3=s3)["status"] == "ok"
     restructured(s3)
     requests = Requests(s3)

@@ -89,8 +89,7 @@ def published_digests(
             manifest = partitioned.read_manifest()
             if not partitioned.trusted or not manifest.entry or not manifest.digest:
                 return None
-            found = {part.name: part.digest for part in manifest.children}
-            return found | {manifest.entry: manifest.digest}
+            return manifest.published_digests()
         store = open_state_store(config, s3_client=lambda: s3)
         data = read_bucket_state(s3, site.bucket, site.root) if store is None else store.read()
         if data is None:

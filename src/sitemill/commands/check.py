@@ -153,8 +153,7 @@ def _partitioned_record(
     manifest = partitioned.read_manifest()
     if not partitioned.trusted or not manifest.entry:
         raise SourceError(NO_RECORD.format(where=f"{site.bucket}/{site.root}"))
-    digests = {part.name: part.digest for part in manifest.children}
-    digests[manifest.entry] = manifest.digest
+    digests = manifest.published_digests()
     state, _ = merged_states(partitioned.read_shards())
     state.base_url, state.removed = manifest.base_url, dict(partitioned.removed)
     return state, digests

@@ -195,6 +195,9 @@ def build_bucket(
     what the listing saw; when another writer changed an output meanwhile, list again and redo
     (its pages may be newer than ours), at most STATE_ATTEMPTS times, then give up with a
     SinkError."""
+    if (bucket.start is not None or bucket.watch is not None) and not asked.dry_run:
+        # (such a run names no user's sitemap and saves no state: only a dry one may be it)
+        raise ValueError("a bucket run from a given start, or watched, must be a dry run")
     earlier: list[str] = []
     requests: Counter[str] = Counter()  # every attempt's, by kind
     for attempt in range(1, STATE_ATTEMPTS + 1):

@@ -179,7 +179,7 @@ def commit_and_go_live(
     if old and old != name:  # the entry file the index replaces (its own URL in robots.txt)
         due = [*due, old]
     base = commit.base  # (the MD5s of the files it named prove them: writing.ownbytes)
-    recorded = {part.name: part.digest for part in base.children} | {base.entry: base.digest}
+    recorded = base.published_digests()
     result.deleted.extend(delete_retired(client, site, store, due, recorded, commit.owners))
     return committed
 

@@ -75,6 +75,12 @@ class IndexState:
             files.setdefault(part.id, []).append(part)
         return files
 
+    def published_digests(self) -> dict[str, str]:
+        """The digest of each file this manifest says its run published, by name: the
+        children's and the entry file's (what proves a file's bytes sitemill's:
+        writing.ownbytes; the caller judges whether the manifest is trusted)."""
+        return {part.name: part.digest for part in self.children} | {self.entry: self.digest}
+
     def named(self) -> set[str]:
         """The children and state objects this manifest names (a legacy one: its shards'
         fixed state names too, which the first commit after it retires; its plan.json stays,

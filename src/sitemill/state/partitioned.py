@@ -150,7 +150,7 @@ class PartitionedStore:
         with ThreadPoolExecutor(max_workers=threads) as pool:
             return list(pool.map(self.read_shard, ids))
 
-    def merged_start(self, threads: int = 1) -> tuple[Start, dict[str, Page]]:
+    def merged_start(self, threads: int) -> tuple[Start, dict[str, Page]]:
         """What a run over the whole site starts from, the manifest read: every shard's
         remembered pages in one state (merged_states), so that no unchanged head is read again,
         and every shard's listing, by path; with no plan yet, the one state object of earlier

@@ -62,6 +62,7 @@ def _place_by_place(data: bytes) -> bytes:
     """leave_out_hidden as fingerprint version 7 first read it: every place of each word judged
     in the start tag opened before it (the oracle of the reading that judges each stretch once)."""
     from sitemill.lastmod.fingerprint import reduction
+    from sitemill.lastmod.fingerprint._comments import in_code
 
     lowered = data.lower()
     places = sorted(
@@ -80,7 +81,7 @@ def _place_by_place(data: bytes) -> bytes:
             tag is None
             or tag.end() <= place
             or not reduction._hides(tag[2])
-            or reduction._in_code(lowered, opening)
+            or in_code(lowered, opening)
         ):
             continue
         name = tag[1].lower()

@@ -21,7 +21,6 @@ from sitemill.lastmod.fingerprint import (
 )
 from sitemill.lastmod.fingerprint._articles import HEADING_MARKERS
 from sitemill.lastmod.fingerprint._comments import InCode, join_around_comments
-from sitemill.lastmod.fingerprint._comments import in_code as _in_code  # noqa: F401 (an oracle's)
 from sitemill.lastmod.fingerprint._regionmarkers import ANY_MARKER, REGION_MARKS
 from sitemill.lastmod.fingerprint._taggrammar import NOT_TEXT
 from sitemill.lastmod.fingerprint._whitespace import collapse_whitespace, drop_invisible

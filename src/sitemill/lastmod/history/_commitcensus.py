@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 from sitemill.lastmod.history._editparts import contains, part_names
-from sitemill.lastmod.history._probes import PROBE, commit_of, telling
+from sitemill.lastmod.history._probes import PROBE, commit_of, name_steps, telling
 from sitemill.lastmod.history._stopedits import Edits, StopEdits
 from sitemill.lastmod.history._tokencensus import tokens_of
 from sitemill.lastmod.history.edits import is_site_wide
@@ -63,13 +63,13 @@ def commit_census(
         if loose or not here <= taken:
             wanted[when] = (stops, rest, loose)
     probed = {when: _spread_out(rest) for when, (_, rest, _) in wanted.items()}
-    read = _name_all(name, list(probed.values()))
+    read = name_steps(name, list(probed.values()))
     full = [
         when
         for when, (stops, _, loose) in wanted.items()
         if loose or _shows(stops, probed[when], tables)
     ]
-    read += _name_all(name, [wanted[when][1] for when in full])
+    read += name_steps(name, [wanted[when][1] for when in full])
     return [stop for when in full for stop in wanted[when][1]], read
 
 
@@ -91,14 +91,6 @@ def _spread_out(stops: list[tuple[str, int]]) -> list[tuple[str, int]]:
     return [stops[at * len(stops) // PROBE] for at in range(PROBE)]
 
 
-def _name_all(
-    name: Callable[[list[tuple[str, int]]], int], steps: list[list[tuple[str, int]]]
-) -> int:
-    """The blobs ``name`` read naming the stops of ``steps``, all in one call; none for none."""
-    stops = [stop for step in steps for stop in step]
-    return name(stops) if stops else 0
-
-
 def _shows(stops: list[tuple[str, int]], probed: list[tuple[str, int]], tables: StopEdits) -> bool:
     """Whether at least half of the ``probed`` pages made what one of ``stops`` made: its
     edit, one of its parts (editparts.part_names), an edit one of theirs holds or that holds
@@ -109,18 +101,20 @@ def _shows(stops: list[tuple[str, int]], probed: list[tuple[str, int]], tables: 
     made = {edit for stop in stops if telling(edit := edits.get(stop))}
     shared = {part for stop in stops if edits.get(stop) in made for part in _parts(stop, parts)}
     inner = {sketches.get(stop) or "" for stop in stops if edits.get(stop) in made}
-    small = [
+    small = {
         found for stop in stops if edits.get(stop) in made and (found := tokens_of(stop, tokens))
-    ]
+    }
 
     def alike(probe: tuple[str, int]) -> bool:
         edit, sketch = edits.get(probe), sketches.get(probe) or ""
-        return (
+        if (
             edit in made
             or any(part in shared for part in _parts(probe, parts))
             or any(contains(sketch, held) or contains(held, sketch) for held in inner)
-            or any(held <= tokens_of(probe, tokens) for held in small)
-        )
+        ):
+            return True
+        mine = tokens_of(probe, tokens) if small else frozenset()  # (parsed once a probe)
+        return any(held <= mine for held in small)
 
     told = [probe for probe in probed if telling(edits.get(probe))]
     return 2 * sum(alike(probe) for probe in told) >= len(told) > 0

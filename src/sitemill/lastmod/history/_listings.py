@@ -22,6 +22,7 @@ from typing import Final
 from sitemill.git.run import Git
 from sitemill.lastmod.fingerprint.digest import HTML_SUFFIXES
 from sitemill.lastmod.history._editparts import listed_pages, listed_token
+from sitemill.lastmod.history._probes import commit_of
 from sitemill.lastmod.history._stopedits import STAMP_EDIT, TOKENS_AT, StopEdits, own_path
 from sitemill.lastmod.history.walk import Run
 
@@ -102,22 +103,20 @@ class OwnEdits:
         if self._listings is None:
             return stops
         listed = {stop: self._listed(stop) for stop in stops}
-        wanted = [stop for stop in stops if listed[stop] and stop not in self._tables[TOKENS_AT]]
-        self.read += self._tokens(wanted) if wanted else 0
-        spread = self._spread({self._when(stop) for stop in stops if listed[stop]})
+        self.read += self._tokens([stop for stop in stops if listed[stop]])
+        spread = self._spread({commit_of(stop, self._pages) for stop in stops if listed[stop]})
         most = self._listings.pages / 2
         lists = {
-            stop: frozenset(page for page in found if spread[self._when(stop), page] <= most)
+            stop: frozenset(
+                page for page in found if spread[commit_of(stop, self._pages), page] <= most
+            )
             for stop, found in listed.items()
         }
         return [stop for stop in stops if not self._own(stop, (listed[stop], lists[stop]))]
 
-    def _when(self, stop: tuple[str, int]) -> int:
-        return self._pages[stop[0]].chain[stop[1] - 1].time
-
     def _listed(self, stop: tuple[str, int]) -> frozenset[str]:
         """The pages the commit of ``stop`` created, deleted or moved, where it counts them."""
-        when = self._when(stop)
+        when = commit_of(stop, self._pages)
         found = self._listings.at(when) if self._listings is not None else frozenset()
         return found if len(found) < self._changed.get(when, 0) else frozenset()
 
@@ -125,8 +124,10 @@ class OwnEdits:
         """On how many pages each commit of ``commits`` changed a link to each page (of those
         whose edits are named this run)."""
         spread: Counter[tuple[int, str]] = Counter()
+        if not commits:
+            return spread
         for stop, name in self._tables[TOKENS_AT].items():
-            if name and name != STAMP_EDIT and (when := self._when(stop)) in commits:
+            if name and name != STAMP_EDIT and (when := commit_of(stop, self._pages)) in commits:
                 spread.update((when, page) for page in listed_pages(name))
         return spread
 
@@ -134,7 +135,7 @@ class OwnEdits:
         """Whether ``stop``'s page is one its commit moved (or put back), among all it made
         (``listed[0]``), or its edit changed a link to one a list links (``listed[1]``)."""
         made, lists = listed
-        if self._listings is not None and self._listings.token_of(stop[0]) in made:
+        if made and self._listings is not None and self._listings.token_of(stop[0]) in made:
             return True  # (the listed page itself: its headline its own, however linked)
         name = self._tables[TOKENS_AT].get(stop)
         return bool(name) and name != STAMP_EDIT and not listed_pages(name or "").isdisjoint(lists)

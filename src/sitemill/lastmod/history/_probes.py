@@ -76,16 +76,23 @@ def probes(
     return first, later
 
 
+def name_steps(
+    name: Callable[[list[tuple[str, int]]], int], steps: list[list[tuple[str, int]]]
+) -> int:
+    """The blobs ``name`` read naming the stops of ``steps`` (disjoint), all in one call; none
+    for none (the section and commit censuses name their probes and the rest so)."""
+    stops = [stop for step in steps for stop in step]
+    return name(stops) if stops else 0
+
+
 def named_first(
-    stops: list[tuple[str, int]],
-    named: Mapping[tuple[str, int], object],
-    probe: Callable[[list[tuple[str, int]]], list[tuple[str, int]]],
+    stops: list[tuple[str, int]], named: Mapping[tuple[str, int], object]
 ) -> list[tuple[str, int]]:
     """PROBE of ``stops`` to name for a census: those ``named`` already first (another
-    census named them: they tell without a read), then the rest as ``probe`` picks them."""
+    census named them: they tell without a read), then the first of the rest."""
     done = [stop for stop in stops if stop in named][:PROBE]
     rest = [stop for stop in stops if stop not in named]
-    return done + probe(rest)[: PROBE - len(done)]
+    return done + rest[: PROBE - len(done)]
 
 
 def template_edits(

@@ -36,7 +36,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 
-from sitemill.lastmod.history._probes import PROBE, named_first
+from sitemill.lastmod.history._probes import PROBE, name_steps, named_first
 from sitemill.lastmod.history._stopedits import STAMP_EDIT, Edits
 from sitemill.lastmod.history.edits import reorders, rewords
 from sitemill.lastmod.history.sections import WORDED_LEAST
@@ -105,7 +105,7 @@ def census_templates(
     places = sorted(wanted)
     for place in places:
         wanted[place].sort()
-    read = _named(name, [wanted[place][:PROBE] for place in places])
+    read = name_steps(name, [wanted[place][:PROBE] for place in places])
     worded = {p: _worded(wanted[p][:PROBE], names) for p in places if stood[p] >= WORDED_LEAST}
     # (its first stops are pages' own words: so are the rest, or few)
     places = [
@@ -113,15 +113,15 @@ def census_templates(
         for p in places
         if any(_countable(names.get(s), worded.get(p, set())) for s in wanted[p][:PROBE])
     ]
-    read += _named(name, [wanted[place][PROBE:] for place in places])
+    read += name_steps(name, [wanted[place][PROBE:] for place in places])
     counted = {
         p: [s for s in wanted[p] if _countable(names.get(s), worded.get(p, set()))] for p in places
     }
     others = {p: [s for s in changes[p] if s not in wanted[p]] for p in places if counted[p]}
-    probed = {p: named_first(others[p], names, _first) for p in others}
-    read += _named(name, list(probed.values()))
+    probed = {p: named_first(others[p], names) for p in others}
+    read += name_steps(name, list(probed.values()))
     shown = [p for p in others if _shown(counted[p], probed[p], names)]
-    read += _named(name, [changes[place] for place in shown])
+    read += name_steps(name, [changes[place] for place in shown])
     chosen: list[tuple[str, int]] = []
     for place in places:
         chosen += [stop for stop in counted[place] if names.get(stop) == STAMP_EDIT]
@@ -135,17 +135,6 @@ def census_templates(
                 alike = [page for page in changes[place] if names.get(page) == edit]
                 chosen += [stop] if _most_exact(stop, alike, exact) else []
     return chosen, read
-
-
-def _named(name: Callable[[list[tuple[str, int]]], int], steps: list[list[tuple[str, int]]]) -> int:
-    """The blobs ``name`` read naming the stops of ``steps`` (one place's each: disjoint), all
-    in one call; none for none."""
-    stops = [stop for step in steps for stop in step]
-    return name(stops) if stops else 0
-
-
-def _first(stops: list[tuple[str, int]]) -> list[tuple[str, int]]:
-    return stops[:PROBE]
 
 
 def _worded(first: list[tuple[str, int]], names: Edits) -> set[str | None]:

@@ -44,17 +44,18 @@ def by_tokens(
     for stop in named:
         if stop not in taken and telling(edits.get(stop)):
             at.setdefault(commit_of(stop, pages), []).append(stop)
+    per_commit = Counter(commit_of(stop, pages) for stop in named) if at else Counter[int]()
     counted = [
         commits[when]
         for when, stops in sorted(at.items())
         if len(commits.get(when, ())) >= MIN_SECTION
         and all(stop in edits for stop in commits[when])
-        and sum(commit_of(stop, pages) == when for stop in named) >= MIN_SECTION
+        and per_commit[when] >= MIN_SECTION
     ]
     if not counted:
         return chosen, 0
-    read = tokens([stop for stops in counted for stop in stops])
     every = [stop for stops in counted for stop in stops]
+    read = tokens(every)
     found = token_templates(every, pages, tables[TOKENS_AT], changed)
     more = [stop for stops in at.values() for stop in stops if stop in found]
     # (the commit's pages whose edit is one, stops or not)

@@ -355,16 +355,18 @@ class CommitStamps:
     def stamps(self, time: int) -> Stamps | None:
         """The stamps of the commits at ``time`` (None: none known)."""
         if time not in self._stamps:
-            if self._facts is None:
-                self._facts = read_commit_facts(self._git)
-            self._stamps[time] = commit_stamps_of(self._facts.get(time, []))
+            self._stamps[time] = commit_stamps_of(self._commit_facts().get(time, []))
         return self._stamps[time]
 
     def commits(self, time: int) -> list[str]:
         """The ids of the commits at ``time`` (history.listings reads what each changed)."""
+        return [facts.sha for facts in self._commit_facts().get(time, []) if facts.sha]
+
+    def _commit_facts(self) -> dict[int, list[CommitFacts]]:
+        """The facts of every commit, read from git once, when first asked."""
         if self._facts is None:
             self._facts = read_commit_facts(self._git)
-        return [facts.sha for facts in self._facts.get(time, []) if facts.sha]
+        return self._facts
 
     def holds_stamp(self, text: str, time: int) -> bool:
         """Whether ``text`` holds a stamp of the commits at ``time``."""
