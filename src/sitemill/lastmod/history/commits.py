@@ -22,7 +22,8 @@ def file_log(site_dir: Path, path: str) -> list[NamedCommit]:
     """The commits of HEAD's first-parent line that changed ``path`` (relative to
     ``site_dir``, renames followed; a merge that brought a change, not the merged branch's
     commits), newest first, as the dates walk them; [] when git cannot tell (no repository, a
-    file it does not track)."""
+    file it does not track). A log git stops part way (a mirror or partial clone that lacks an
+    object ``--follow`` reads) keeps the commits it gave whole: each ends with a NUL."""
     git = Git(site_dir, git_env(reading=True))
     try:
         done = git.run(
@@ -30,10 +31,9 @@ def file_log(site_dir: Path, path: str) -> list[NamedCommit]:
         )
     except GitError:
         return []
-    if done.returncode != 0:
-        return []
+    records = done.stdout.decode("utf-8", "replace").split("\0")
     commits = []
-    for record in done.stdout.decode("utf-8", "replace").split("\0"):
+    for record in records[:-1]:  # (after the last NUL: nothing, or a record git cut)
         sha, _, rest = record.strip("\n").partition(" ")
         when, _, subject = rest.partition(" ")
         if sha and when.isdigit():
