@@ -487,23 +487,25 @@ def test_a_dry_run_over_a_sitemap_sitemill_did_not_write_warns_of_no_writing(
     assert (site / "sitemap.xml").read_text() == theirs
 
 
-def test_a_page_whose_log_git_cannot_finish_names_the_commits_git_gave(
+def test_a_page_whose_log_git_cannot_finish_names_its_commit(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """A mirror that lacks the blob of a page deleted beside the page's first version: ``git
-    log --follow`` reads it to look for a rename, stops with "unable to read", and has named
-    the page's newer commits before; the commit that dates the page is one of them."""
+    """A mirror that lacks the blob of a page deleted beside a page's first version: ``git
+    log --follow`` reads it to look for a rename and stops with "unable to read". The dates
+    follow no rename there (sitemill warns), and neither does the commit ``why`` names."""
     site = make_repo(tmp_path / "repo")
     commit(site, {"old.html": html("Old", "words nobody keeps")}, "2024-01-01T10:00:00", "Old")
-    commit(
-        site, {"old.html": None, "page.html": html("Page", "first")}, "2024-02-01T10:00:00", "Add"
-    )
-    dated = commit(site, {"page.html": html("Page", "second, longer")}, "2024-03-01T10:00:00")
-    blob = git(site, "rev-parse", "HEAD~2:old.html").decode().strip()
+    added = {"old.html": None, "page.html": html("Page", "first"), "b.html": html("B", "b")}
+    first = commit(site, added, "2024-02-01T10:00:00", "Add")
+    commit(site, {"b.html": html("B", "b, again")}, "2024-03-01T10:00:00")
+    last = commit(site, {"b.html": html("B", "c")}, "2024-04-01T10:00:00")
+    blob = git(site, "rev-parse", "HEAD~3:old.html").decode().strip()
     (site / ".git" / "objects" / blob[:2] / blob[2:]).unlink()
 
-    code, out = why(capsys, "page.html", str(site))
+    page = why(capsys, "page.html", str(site))
+    other = why(capsys, "b.html", str(site))
 
-    assert code == 0
-    assert out.splitlines()[0] == "page.html: <lastmod>2024-03-01T10:00:00+00:00</lastmod>"
-    assert f'content since: {dated[:10]} 2024-03-01 10:00 UTC "change"' in out
+    assert page[0] == other[0] == 0
+    assert page[1].splitlines()[0] == "page.html: <lastmod>2024-02-01T10:00:00+00:00</lastmod>"
+    assert f'content since: {first[:10]} 2024-02-01 10:00 UTC "Add"' in page[1]
+    assert f'content since: {last[:10]} 2024-04-01 10:00 UTC "change"' in other[1]

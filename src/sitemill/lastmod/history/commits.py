@@ -22,18 +22,20 @@ def file_log(site_dir: Path, path: str) -> list[NamedCommit]:
     """The commits of HEAD's first-parent line that changed ``path`` (relative to
     ``site_dir``, renames followed; a merge that brought a change, not the merged branch's
     commits), newest first, as the dates walk them; [] when git cannot tell (no repository, a
-    file it does not track). A log git stops part way (a mirror or partial clone that lacks an
-    object ``--follow`` reads) keeps the commits it gave whole: each ends with a NUL."""
+    file it does not track). Where git cannot read an object ``--follow`` needs (a mirror or
+    partial clone that lacks it), the log is the file's own, renames not followed: as the dates
+    walk such a history (history.files: renames_followed)."""
     git = Git(site_dir, git_env(reading=True))
+    log = ["log", "--first-parent", "-z", "--format=%H %ct %s", "HEAD", "--", path]
     try:
-        done = git.run(
-            "log", "--first-parent", "--follow", "-z", "--format=%H %ct %s", "HEAD", "--", path
-        )
+        done = git.run(*log[:2], "--follow", *log[2:])
+        if done.returncode != 0:
+            done = git.run(*log)
     except GitError:
         return []
-    records = done.stdout.decode("utf-8", "replace").split("\0")
     commits = []
-    for record in records[:-1]:  # (after the last NUL: nothing, or a record git cut)
+    # Each record ends with a NUL; after the last one: nothing, or a record git cut short.
+    for record in done.stdout.decode("utf-8", "replace").split("\0")[:-1]:
         sha, _, rest = record.strip("\n").partition(" ")
         when, _, subject = rest.partition(" ")
         if sha and when.isdigit():
