@@ -19,7 +19,9 @@ BUTTONS = (
 
 
 def chapter(name: str, buttons: bool, own: str = "") -> str:
-    cites = "" if name in PLAIN else f"<p>See <a href='https://papers.example.net/{name}'>it</a>.</p>"
+    cites = (
+        "" if name in PLAIN else f"<p>See <a href='https://papers.example.net/{name}'>it</a>.</p>"
+    )
     return (
         f"<html><head><title>{name} | A Book</title></head><body><nav><a href='index.html'>"
         f"A Book</a></nav><main><h1>{name}</h1>{BUTTONS if buttons else ''}"
@@ -42,7 +44,11 @@ def test_buttons_put_in_on_every_chapter_date_none_with_no_link_before(tmp_path:
     paper = "<p>Read <a href='https://papers.example.net/new'>the paper</a>.</p>"
     found = dated(
         tmp_path,
-        [book(False), book(True, {"methods": paper}), book(True, {"methods": paper, "data": paper})],
+        [
+            book(False),
+            book(True, {"methods": paper}),
+            book(True, {"methods": paper, "data": paper}),
+        ],
     )
     expected = {f"{name}.html": at(0) for name in (*LINKED, *PLAIN)}
     expected |= {"methods.html": at(1), "data.html": at(2)}
