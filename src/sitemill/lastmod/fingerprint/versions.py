@@ -111,8 +111,10 @@ EARLIER_VERSIONS: Final = frozenset({12})
 # targetmoves.host_moves, hosts_moved_alone; the pages a commit changed, where a census counts
 # them, are those it edited, not those it deleted or added: sectioncensus.census_of);
 # 13: issue 79 (the commits of one second are one commit, a page's versions in it one version,
-# the newest: history.versions.one_a_second).
-DATING_RULES: Final = 13
+# the newest: history.versions.one_a_second); 14: issue 79 (a link's end put in or taken out is
+# named by its kind on either side, so the same links put in on a page that held none and on one
+# that held some are one edit: history.edits._repeats).
+DATING_RULES: Final = 14
 HTML_SUFFIXES: Final = (".html", ".htm")
 # A page is fingerprinted from at most its first this many bytes, wherever it is read (a
 # tree, a bucket, an old git version), so that one page gives one fingerprint everywhere.

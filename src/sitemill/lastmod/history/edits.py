@@ -42,9 +42,10 @@ _LINK_END: Final = "E"  # (the token of a link's end: fingerprint.targetmarks.LI
 # its links (history.stopedits.own_path), each stop's sketch kept (editparts.edit_sketch), and
 # targets of a kind moved one way beside a few that came or went named by the move
 # (targetmoves.rewrites): a name an earlier sitemill remembered is not recalled; and since an
-# exact name names another site's host moved alone by its move (targetmoves.host_moves). At most
+# exact name names another site's host moved alone by its move (targetmoves.host_moves), and
+# since a link's end put in or taken out is named by its kind on either side (_repeats). At most
 # 9 bytes, so that with "/exact", "/parts" or "/sketch" it fits blake2b's person (16).
-_KEYS: Final = b"hostmove2"
+_KEYS: Final = b"linkend"
 # The tokens an edit took out and put in (moves_of).
 Moves = tuple[list[str], list[str]]
 SUM_BITS: Final = 48  # (a token_sum's size: a deploy's distinct edits never meet by chance)
@@ -213,11 +214,14 @@ def sum_edit(newer: int, older: int) -> int:
 
 def _repeats(old: Counter[str], new: Counter[str]) -> tuple[list[str], list[str]]:
     """The tokens taken out and put in (sorted), a mark on both sides (a description written
-    twice, now once) named by its kind and whether it fell or rose: a repeat is no page's own."""
+    twice, now once) named by its kind and whether it fell or rose: a repeat is no page's own.
+    A link's end is named so on either side: it says only that a link ends there, and the link
+    put in (its target, its words) is named apart, so the same links put in on a page that
+    held none and on one that held some are one edit (issue 79: bookdown's "Buy" buttons)."""
     removed: list[str] = []
     added: list[str] = []
     for token in _differing(old, new):
-        if token[:1] not in "wt" and old[token] and new[token]:
+        if token == _LINK_END or (token[:1] not in "wt" and old[token] and new[token]):
             (removed if old[token] > new[token] else added).append(token[:1] + REPEAT + "repeat")
         else:
             (removed if old[token] > new[token] else added).append(token)
