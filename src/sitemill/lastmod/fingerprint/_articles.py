@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Final
 
 from sitemill.lastmod.fingerprint import targets
@@ -43,21 +44,30 @@ def own_article(text: str, url: str | None = None) -> tuple[int, int] | None:
     several outermost articles, or an <h1> stands outside the one: text beside a teaser, the
     teasers beside a home page's intro and a body beside its headline's article are what only
     this page says, and no rule may drop them. With the page's ``url`` (from version 13), an
-    <h1> inside a link to another page is none of the page's (see above)."""
+    <h1> inside a link to another page is none of the page's (see above): the links are read
+    only where an <h1> stands outside the one article."""
+    found, outside = _one_article(text, None)
+    if outside and found is not None and url is not None:
+        found, outside = _one_article(text, url)
+    return None if outside else found
+
+
+def _one_article(text: str, url: str | None) -> tuple[tuple[int, int] | None, bool]:
+    """The one outermost article of ``text`` (None: none, or several) and whether an <h1>
+    stands outside it (with ``url``: and in no link to another page)."""
     found: tuple[int, int] | None = None
     depth = start = 0
     outside = elsewhere = False
     for marker in (_ARTICLE_MARKERS if url is None else _LINKED_MARKERS).finditer(text):
         letter = marker[1]
         if letter is None:  # (a link's mark or end)
-            target = None if marker[0] == LINK_END_MARK else targets.follow(marker[2], url or "")
-            elsewhere = target is not None
+            elsewhere = marker[0] != LINK_END_MARK and _elsewhere(marker[2], url or "")
         elif letter == HEADLINE_START[1]:
             outside = outside or not (depth or elsewhere)
         elif letter == ARTICLE_START[1]:
             if not depth:
                 if found is not None:
-                    return None
+                    return None, outside
                 start = marker.end()
             depth += 1
         elif depth:
@@ -66,8 +76,12 @@ def own_article(text: str, url: str | None = None) -> tuple[int, int] | None:
                 found = (start, marker.start())
     if depth:
         if found is not None:
-            return None
+            return None, outside
         found = (start, len(text))
-    if found is None or outside:
-        return None
-    return found
+    return found, outside
+
+
+@lru_cache(maxsize=1 << 14)  # (a page's links are its template's: the same on every version read)
+def _elsewhere(value: str, url: str) -> bool:
+    """Whether a link's target ``value`` on the page at ``url`` leads to another page."""
+    return targets.follow(value, url) is not None
