@@ -14,6 +14,7 @@ from gitutil import commit, make_repo
 from htmlutil import text_of
 from sitemill.lastmod.fingerprint.digest import (
     EARLIER_VERSIONS,
+    FINGERPRINT_VERSION,
     fingerprint_html,
     reduce_html,
 )
@@ -23,14 +24,11 @@ PREVIOUS = max(EARLIER_VERSIONS)
 URL = "https://example.org/posts/18.html"
 
 
-def card(number: int, title: str) -> str:
-    """A related post's card: one link holding its cover, date and title."""
-    return (
-        f'<div><a href="/posts/{number}.html" title="{title}">'
-        f'<img class="cover" src="/c{number}.png">'
-        f'<div class="content"><div class="date">2024-0{number % 9 + 1}-01</div>'
-        f'<div class="title">{title}</div></div></a></div>'
-    )
+# A related post's card: one link holding its cover, date and title.
+CARD = (
+    '<div><a href="/posts/{n}.html" title="{title}"><img class="cover" src="/c{n}.png">'
+    '<div class="content"><div class="date">2024-01-0{n}</div><div>{title}</div></div></a></div>'
+)
 
 
 def post(
@@ -47,9 +45,10 @@ def post(
         f'<article class="post-content"><header><h1 id="CrawlerTitle">{title}</h1></header>'
         f"<p>{text}</p></article>"
     )
+    listed = "".join(CARD.format(n=n, title=t) for n, t in cards)
     related = (
         '<div class="relatedPosts"><div class="headline"><span>Readers also read</span></div>'
-        f'<div class="relatedPosts-list">{"".join(card(n, t) for n, t in cards)}</div></div>'
+        f'<div class="relatedPosts-list">{listed}</div></div>'
     )
     sidebar = (
         '<div class="aside-content"><div class="card-info">'
@@ -62,9 +61,8 @@ def post(
     return f"<html><head><title>{title} | Ann</title></head><body>{main}</body></html>".encode()
 
 
-def printed(data: bytes, version: int | None = None) -> str:
-    if version is None:
-        return fingerprint_html(data, url=URL)
+def printed(data: bytes, version: int = FINGERPRINT_VERSION) -> str:
+    """The page's fingerprint at URL, by ``version``."""
     return fingerprint_html(data, url=URL, version=version)
 
 
