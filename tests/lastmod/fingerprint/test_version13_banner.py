@@ -1,9 +1,10 @@
-"""A header with an <h1> inside the main region is the page's title block only when the page's
-<title> names that <h1>, as outside the region; else it is the site's banner, furniture
-(fingerprint version 13, amended: issue 79, reedlin2002's Hexo theme). Pages shaped like that
-theme's (structure copied, text our own): ``<main>`` opens with the site's header, its <h1> the
-blog's name and its menu, then the post's article, its copyright block and "further reading"
-cards, each a link to another post with its cover, title and date."""
+"""A site's banner inside the main region whose <h1> (the blog's name) is inside a link to the
+home is no title block of the page: that <h1> is a card's heading, not the page's headline
+(fingerprint version 13, amended: issue 79, principle 10; it retires session 95's rule that read
+such a header by whether the page's <title> names its <h1>). Pages shaped like reedlin2002's
+Hexo theme (structure copied, text our own): ``<main>`` opens with the site's header, its <h1>
+the blog's name in a link to the home and its menu, then the post's article, its copyright block
+and "further reading" cards, each a link to another post with its cover, title and date."""
 
 from __future__ import annotations
 
@@ -91,6 +92,7 @@ def test_a_header_whose_h1_the_title_names_is_the_page_s_title_block() -> None:
     )
     kept = "1 What is it? | Book 1 What is it? Ann Lee Text."
     assert text_of(reduce_html(page, url=URL)) == kept
-    # Titled otherwise, the same header is a site's banner over the page's text.
+    # Titled otherwise, the header still holds the page's one <h1>, in no link: its title
+    # block, whatever the title says (a title is not read for it).
     banner = page.replace(b"Book - 1 What is it?", b"Book - 2 Why")
-    assert text_of(reduce_html(banner, url=URL)) == "2 Why | Book Text."
+    assert text_of(reduce_html(banner, url=URL)) == "2 Why | Book 1 What is it? Ann Lee Text."

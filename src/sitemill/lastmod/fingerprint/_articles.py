@@ -1,11 +1,21 @@
 """Which article of a region is the page's (fingerprint.regionselect), and the heading markers."""
+# From fingerprint version 13 (amended, issue 79) an <h1> inside a link to another page is no
+# headline of this page: the heading of a card that stands for that page (a teaser that is one
+# link, the author card whose name, an <h1>, links to the site's home). Such a card beside a post's
+# article no longer keeps the region from narrowing to the article, so the teasers and the
+# sidebar beside it stay furniture (Hexo AnZhiYu writes the author card in the sidebar inside
+# ``<main>``, after each post's ``<article>`` and its "related posts" cards: a new post among
+# the cards re-dated the posts it stood beside).
 
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Final
 
+from sitemill.lastmod.fingerprint import targets
 from sitemill.lastmod.fingerprint._regionmarkers import ARTICLE_END, ARTICLE_START
+from sitemill.lastmod.fingerprint.targetmarks import LINK_END_MARK, MARK_EDGE
 
 # The markers of the page's headline (<h1>), which regionselect writes.
 HEADLINE_START: Final = "\x02g\x03"
@@ -21,26 +31,43 @@ HEADING_MARKERS: Final = (
 _ARTICLE_MARKERS: Final = re.compile(
     "\x02([%s])\x03" % (ARTICLE_START[1] + ARTICLE_END[1] + HEADLINE_START[1])
 )
+# The same markers, and a link's mark (its target as group 2) and end mark (group 2 empty).
+_LINKED_MARKERS: Final = re.compile(
+    _ARTICLE_MARKERS.pattern + f"|{MARK_EDGE}(?:H([^{MARK_EDGE}]*)|E)(?:{MARK_EDGE}|\\Z)"
+)
 
 
-def own_article(text: str) -> tuple[int, int] | None:
+def own_article(text: str, url: str | None = None) -> tuple[int, int] | None:
     """Where the text of the page's own article is (fingerprint version 5): the one outermost
     <article> of ``text`` (the articles nested in it are its own: comments, cards), when the
     page's <h1> is inside it or the page has none. None (count the whole region) when there are
     several outermost articles, or an <h1> stands outside the one: text beside a teaser, the
     teasers beside a home page's intro and a body beside its headline's article are what only
-    this page says, and no rule may drop them."""
+    this page says, and no rule may drop them. With the page's ``url`` (from version 13), an
+    <h1> inside a link to another page is none of the page's (see above): the links are read
+    only where an <h1> stands outside the one article."""
+    found, outside = _one_article(text, None)
+    if outside and found is not None and url is not None:
+        found, outside = _one_article(text, url)
+    return None if outside else found
+
+
+def _one_article(text: str, url: str | None) -> tuple[tuple[int, int] | None, bool]:
+    """The one outermost article of ``text`` (None: none, or several) and whether an <h1>
+    stands outside it (with ``url``: and in no link to another page)."""
     found: tuple[int, int] | None = None
     depth = start = 0
-    outside = False
-    for marker in _ARTICLE_MARKERS.finditer(text):
+    outside = elsewhere = False
+    for marker in (_ARTICLE_MARKERS if url is None else _LINKED_MARKERS).finditer(text):
         letter = marker[1]
-        if letter == HEADLINE_START[1]:
-            outside = outside or not depth
+        if letter is None:  # (a link's mark or end)
+            elsewhere = marker[0] != LINK_END_MARK and _elsewhere(marker[2], url or "")
+        elif letter == HEADLINE_START[1]:
+            outside = outside or not (depth or elsewhere)
         elif letter == ARTICLE_START[1]:
             if not depth:
                 if found is not None:
-                    return None
+                    return None, outside
                 start = marker.end()
             depth += 1
         elif depth:
@@ -49,8 +76,12 @@ def own_article(text: str) -> tuple[int, int] | None:
                 found = (start, marker.start())
     if depth:
         if found is not None:
-            return None
+            return None, outside
         found = (start, len(text))
-    if found is None or outside:
-        return None
-    return found
+    return found, outside
+
+
+@lru_cache(maxsize=1 << 14)  # (a page's links are its template's: the same on every version read)
+def _elsewhere(value: str, url: str) -> bool:
+    """Whether a link's target ``value`` on the page at ``url`` leads to another page."""
+    return targets.follow(value, url) is not None

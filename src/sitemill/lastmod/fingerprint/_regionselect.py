@@ -268,9 +268,7 @@ def select(text: str, descriptions: Callable[[str], Iterable[str]], url: str, ve
     else:
         # (a region that is an article: its header and footer are the article's)
         within = text[region[0] - len(ARTICLE_START) : region[0]] == ARTICLE_START
-        kept = without_furniture(
-            text[region[0] : region[1]], article=int(within), headline=True, titled=(text, version)
-        )
+        kept = without_furniture(text[region[0] : region[1]], article=int(within), headline=True)
         headline = HEADLINE_START in kept
         kept = read_teasers(kept, url, own=within, page=text, version=version)
         if not within:
@@ -293,20 +291,13 @@ def _listed(text: str, url: str) -> str:
     return listpages.read_pager(text, url)
 
 
-def without_furniture(
-    text: str, *, article: int = 0, headline: bool = False, titled: tuple[str, int] | None = None
-) -> str:
+def without_furniture(text: str, *, article: int = 0, headline: bool = False) -> str:
     """``text`` without the furniture elements' spans, markers and all: nav, aside, the
     furniture roles, and a header or footer outside any article (with ``headline``, a header
     that holds the page's <h1> stays: Quarto's title block, its authors, date
     and DOI, is the page's own). One left open runs to the end of the text; furniture of the
-    same kind nested in it closes with it. ``article``: 1 when the text is an article's.
-    ``titled``: the page's marked text and the fingerprint's version; from version 13 such a
-    header stays only when the page's <title> names its <h1> (titleblock.titled_headline), as
-    outside the region: one whose <h1> is the site's name is the site's banner, wherever it
-    stands (a Hexo theme that opens ``<main>`` with the site's header and menu, its <h1> the
-    blog's name, above each post's article and the teasers of other posts beside it)."""
-    spans, left_open = furniture_spans(text, article=article, headline=headline, titled=titled)
+    same kind nested in it closes with it. ``article``: 1 when the text is an article's."""
+    spans, left_open = furniture_spans(text, article=article, headline=headline)
     if not spans:  # (nothing left out)
         return text
     kept: list[str] = []
@@ -320,11 +311,7 @@ def without_furniture(
 
 
 def furniture_spans(
-    text: str,
-    *,
-    article: int = 0,
-    headline: bool = False,
-    titled: tuple[str, int] | None = None,
+    text: str, *, article: int = 0, headline: bool = False
 ) -> tuple[list[tuple[int, int]], bool]:
     """Where the furniture elements without_furniture leaves out of ``text`` stand, each from
     its start marker to its end marker's end (in order, apart), and whether the last is left
@@ -350,23 +337,13 @@ def furniture_spans(
         elif letter == "A":
             article = max(0, article - 1)
         elif letter in _CLOSES and (letter not in "hf" or not article):
-            if headline and letter == "h" and _title_block(text, found.end(), titled):
+            if headline and letter == "h" and titleblock.header_span(text, found.end())[0]:
                 continue
             start = found.start()
             skipping, closing, depth = letter, _CLOSES[letter], 1
     if skipping:
         spans.append((start, len(text)))
     return spans, bool(skipping)
-
-
-def _title_block(text: str, start: int, titled: tuple[str, int] | None) -> bool:
-    """Whether the header of ``text`` whose start marker ends at ``start`` is the page's title
-    block: it holds an <h1>, and (``titled``: the page and the version, from 13) the page's
-    <title> names it (without_furniture)."""
-    holds, end = titleblock.header_span(text, start)
-    if not holds or titled is None or titled[1] < 13:
-        return holds
-    return titleblock.titled_headline(text[start:end], *titled)
 
 
 # What the fingerprint reads of a page besides its region: its title and descriptions.

@@ -43,18 +43,23 @@ def article_finder(page: str, url: str, version: int) -> Callable[[str], tuple[i
     found = regionmarkers.between(page, *regionmarkers.TITLE_MARKERS)
     title = "" if found is None else regionmarkers.unmark(page[found[0] : found[1]])
     names = partial(site_names, page, url) if version >= 13 else None
-    return partial(titled_article, title=title, site_names=names)
+    own = url if version >= 13 else None
+    return partial(titled_article, title=title, site_names=names, url=own)
 
 
 def titled_article(
-    text: str, title: str, site_names: Callable[[], frozenset[str]] | None = None
+    text: str,
+    title: str,
+    site_names: Callable[[], frozenset[str]] | None = None,
+    url: str | None = None,
 ) -> tuple[int, int] | None:
     """Where the text of the page's own article in ``text`` (a region, or a page without
     one, less its furniture) is: own_article's, unless the page's ``title`` (the text of its
     <title>) names neither that article's <h1> nor any text in it, and names text beside it (see
     above); None: count the whole of ``text``. ``site_names``: the letters of the site's names
-    the page links to (its parts that are one name no page; None: none are)."""
-    found = own_article(text)
+    the page links to (its parts that are one name no page; None: none are). ``url``: the
+    page's, from version 13 (articles.own_article: an <h1> in a link to another page)."""
+    found = own_article(text, url)
     if found is None or not title:
         return found
     headline = regionmarkers.between(text, HEADLINE_START, HEADLINE_END)  # (in the article, if any)

@@ -64,9 +64,10 @@ from typing import Final
 # a title part that is the words of a link to a page above the page (the site's name) names no
 # page (fingerprint.titledarticle), and a breadcrumb (its aria-label, class or
 # itemtype) is navigation wherever it stands, and an article left open ends with the <div> or
-# <section> holding it, and a header with an <h1> inside the main region is the page's title
-# block only when the page's <title> names that <h1>, as outside it: else the site's banner
-# (fingerprint.regionselect); the window an excerpt
+# <section> holding it, and an <h1> inside a link to another page is no headline of the page,
+# so it keeps no region from narrowing to the page's article (fingerprint.articles: a card's
+# heading, an author card's or a banner's name linked to the home; it retired the rule that read
+# a header inside the region by whether the <title> names its <h1>); the window an excerpt
 # is looked for in is counted in the text's letters and digits, not its marked characters
 # (fingerprint.excerpts).
 # Version 11 is no longer computable, its gates (``version >= 12``: structured data that counts
