@@ -62,7 +62,7 @@ def _diff(config: Config, client: S3Client, site: BucketSite) -> BucketDiff:
             raise DiffError(DIFF_TOO_BIG.format(why=why))
     store = open_state_store(config, s3_client=lambda: client)
     asked = RunAsked(OUTPUTS, state_store=store, previous=open_previous(config))
-    return diff_bucket(config, client, site, asked)
+    return diff_bucket(config, client, site, asked, partitioned)  # (its manifest: read once)
 
 
 def cut_lists(report: dict[str, Any]) -> dict[str, Any]:

@@ -42,6 +42,7 @@ if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
 
     from sitemill.jobs.bucket import BucketSite
+    from sitemill.state.partitioned import PartitionedStore
 
 log = logging.getLogger(__name__)
 
@@ -192,18 +193,24 @@ class BucketDiff:
 
 
 def diff_bucket(
-    config: Config, client: S3Client, site: BucketSite, asked: RunAsked = SITEMAPS_ALONE
+    config: Config,
+    client: S3Client,
+    site: BucketSite,
+    asked: RunAsked = SITEMAPS_ALONE,
+    partitioned: PartitionedStore | None = None,
 ) -> BucketDiff:
     """The change report of ``site``'s objects against its state (``asked``: its state store,
     default beside the sitemaps; its previous state when that holds none; the output features
-    the front end lists): nothing is written. A state kept in parts (open_partitioned) is read
-    whole: the run starts from its shards' pages in one, and its warnings and reads are the
-    report's (as a one-state run counts the read of its state)."""
+    the front end lists): nothing is written. A state kept in parts (``partitioned``, as
+    open_partitioned opened it; None: opened here) is read whole: the run starts from its
+    shards' pages in one, and its warnings and reads are the report's (as a one-state run counts
+    the read of its state; a manifest its caller read already is not read again)."""
     from sitemill.jobs.bucket import BucketAsked, build_bucket  # (boto's: not the Action's)
     from sitemill.sources.s3 import counted_requests
 
     dry = replace(asked, dry_run=True)
-    partitioned = open_partitioned(config, client, site)
+    if partitioned is None:
+        partitioned = open_partitioned(config, client, site)
     if partitioned is None:
         report = build_bucket(config, client, site, dry)
         where = asked.state_store.where if asked.state_store else None
