@@ -18,9 +18,9 @@ from sitemill.config.model import Config
 from sitemill.entries import Entry
 from sitemill.errors import ConfigError, InventoryError
 from sitemill.rules import is_candidate
+from sitemill.scaleout import ShardedRun
 from sitemill.scaleout._membership import not_distributable
 from sitemill.scaleout._shardusers import full_users, users_to_json
-from sitemill.scaleout.partitionedstore import ShardedRun
 from sitemill.scaleout.runfiles import Item, RunFiles, item_to_json
 from sitemill.scaleout.shardcommit import head_live
 from sitemill.scaleout.shardinputs import bucket_robots, inputs_fingerprint

@@ -19,11 +19,11 @@ from sitemill.jobs.bucketremoved import ListedBefore
 from sitemill.jobs.bucketsite import BucketSite
 from sitemill.report import Report, WriteResult
 from sitemill.robots.rules import RobotsRules
+from sitemill.scaleout import ShardedRun
 from sitemill.scaleout._runcommit import RunCommit, commit_run
 from sitemill.scaleout._shardoutputs import found_by, keep_found
 from sitemill.scaleout._shardusers import full_users, pass_config
 from sitemill.scaleout._shardworker import KeptListing, parts_in
-from sitemill.scaleout.partitionedstore import ShardedRun
 from sitemill.scaleout.shardcommit import (
     Live,
     delete_after_commit,
