@@ -109,7 +109,7 @@ def plan_run(
     if mode == "shards" and (plan is None or not current or base.inputs != inputs):
         log.info("rendering every shard: no plan yet, its inputs changed, or it is not live")
         mode = "full"
-    users = full_users(config, run.client, run.site, base, live)  # (for every step: run.json)
+    users = full_users(run, base, live)  # (for every step: run.json)
     items: Sequence[Item] | None = None
     if plan is None and inventory is not None:
         try:

@@ -71,7 +71,7 @@ def rebuild_full(
     pages it never uploaded; the bucket's own files among them); None: listed here."""
     config, site, asked = run.config, run.site, run.asked
     dry_run = asked.dry_run
-    users = full_users(config, run.client, site, base, live)
+    users = full_users(run, base, live)
     start, previous = run.store.merged_start(run.threads)  # (of the manifest read: base)
     start.state.removed = start.state.removed or dict(run.store.removed)  # (kept: removedpages)
     inventory = Inventory()
