@@ -109,6 +109,17 @@ def test_a_partitioned_state_is_diffed_by_the_bucket_run_done_dry(s3: Any) -> No
     assert summary["removed_count"] == 2
 
 
+def test_a_partitioned_diff_reads_the_manifest_once(s3: Any) -> None:
+    """The size guard reads the manifest, and the diff starts from the manifest it read."""
+    assert handle({"action": "rebuild"}, env=ENV, s3=s3)["status"] == "ok"
+    requests = Requests(s3)
+    assert handle_diff(EVENT, env=ENV, s3=s3)["status"] == "ok"
+    reads = [path for name, path in requests.calls if name == "GetObject"]
+    assert [path for path in reads if path.endswith("index-state.json")] == [
+        "site/sitemill-state/index-state.json"
+    ]
+
+
 def test_a_partitioned_site_too_big_for_the_function_is_one_error_line(
     s3: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:

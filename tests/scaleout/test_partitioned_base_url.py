@@ -11,12 +11,13 @@ from typing import Any
 
 import pytest
 
-from outputlist import rebuild_partitioned
+from outputlist import RebuildOptions, diff_bucket, rebuild_bucket, rebuild_partitioned
 from s3util import BUCKET, make_config, moto_bucket, put_pages
 from sitemill.config.model import Config
 from sitemill.jobs.bucket import BucketSite
 from sitemill.jobs.bucketsite import open_partitioned
 from sitemill.report import Report
+from sitemill.state.s3 import S3StateStore
 
 STATE_BUCKET = "sitemill-state-bucket"
 MANIFEST = "site/sitemill-state/index-state.json"
@@ -74,3 +75,28 @@ def test_the_manifest_keeps_the_base_url_and_a_move_is_said_once(s3: Any) -> Non
     assert manifest["base_url"] == "https://example.com/project/"
     again = run(s3, config_of(base_url="https://example.com/project/"))
     assert not [line for line in again.warnings if "every URL moved" in line]
+
+
+def test_a_move_since_the_one_state_of_earlier_runs_is_said_once(s3: Any) -> None:
+    """A first partitioned run starts from the one state object of earlier runs: a move of the
+    base URL since that state is said once, by a dry rebuild and by the diff alike."""
+    put_pages(s3, *(f"{section}/p{n}.html" for section in "abc" for n in range(4)))
+    config = config_of()
+    assert config.state is not None
+    legacy = S3StateStore(s3, STATE_BUCKET, config.state.removeprefix(f"s3://{STATE_BUCKET}/"))
+    rebuild_bucket(config, s3, BucketSite(BUCKET), state_store=legacy)
+    moved = config_of(base_url="https://example.com/project/")
+    store = open_partitioned(moved, s3, BucketSite(BUCKET))
+    assert store is not None
+    dry = rebuild_partitioned(
+        moved, s3, BucketSite(BUCKET), store, now=NOW, options=RebuildOptions(dry_run=True)
+    )
+    assert [line for line in dry.warnings if "every URL moved" in line] == [
+        f"{MOVED}: the base URL is not the last run's (dates are kept; IndexNow announces no "
+        "page for the move); if the move was not meant, check --base-url (base_url)"
+    ]
+    found = diff_bucket(moved, s3, BucketSite(BUCKET))
+    assert [line for line in found.report.warnings if "every URL moved" in line] == [
+        f"{MOVED}: the base URL is not the last run's (dates are kept; IndexNow announces no "
+        "page for the move); if the move was not meant, check --base-url (base_url)"
+    ]

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Final
 
 from sitemill.aws._command import CommandInputs, ManualCommand, read_keys
-from sitemill.commands.diff import BucketDiff, diff_bucket
+from sitemill.commands.diff import BucketDiff, diff_bucket, diff_partitioned
 from sitemill.config.model import Config
 from sitemill.diff.model import diff_to_json
 from sitemill.errors import DiffError
@@ -62,7 +62,9 @@ def _diff(config: Config, client: S3Client, site: BucketSite) -> BucketDiff:
             raise DiffError(DIFF_TOO_BIG.format(why=why))
     store = open_state_store(config, s3_client=lambda: client)
     asked = RunAsked(OUTPUTS, state_store=store, previous=open_previous(config))
-    return diff_bucket(config, client, site, asked)
+    if partitioned is None:
+        return diff_bucket(config, client, site, asked)
+    return diff_partitioned(config, site, partitioned, asked)  # (its manifest: read once)
 
 
 def cut_lists(report: dict[str, Any]) -> dict[str, Any]:

@@ -42,6 +42,7 @@ if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
 
     from sitemill.jobs.bucket import BucketSite
+    from sitemill.state.partitioned import PartitionedStore
 
 log = logging.getLogger(__name__)
 
@@ -197,22 +198,33 @@ def diff_bucket(
     """The change report of ``site``'s objects against its state (``asked``: its state store,
     default beside the sitemaps; its previous state when that holds none; the output features
     the front end lists): nothing is written. A state kept in parts (open_partitioned) is read
-    whole: the run starts from its shards' pages in one, and its warnings and reads are the
-    report's (as a one-state run counts the read of its state)."""
-    from sitemill.jobs.bucket import BucketAsked, build_bucket  # (boto's: not the Action's)
+    whole (diff_partitioned)."""
+    from sitemill.jobs.bucket import build_bucket  # (boto's: not the Action's)
+
+    partitioned = open_partitioned(config, client, site)
+    if partitioned is not None:
+        return diff_partitioned(config, site, partitioned, asked)
+    report = build_bucket(config, client, site, replace(asked, dry_run=True))
+    where = asked.state_store.where if asked.state_store else None
+    return BucketDiff(_found_diff(report, where, site), report)
+
+
+def diff_partitioned(
+    config: Config, site: BucketSite, partitioned: PartitionedStore, asked: RunAsked
+) -> BucketDiff:
+    """diff_bucket of a state kept in parts (as open_partitioned opened it, with the site's
+    client), read whole: the run starts from its shards' pages in one, and its warnings and
+    reads are the report's (as a one-state run counts the read of its state; a manifest read
+    already, by the Lambda's size guard, is not read again)."""
+    from sitemill.jobs.bucket import BucketAsked, build_bucket
     from sitemill.sources.s3 import counted_requests
 
-    dry = replace(asked, dry_run=True)
-    partitioned = open_partitioned(config, client, site)
-    if partitioned is None:
-        report = build_bucket(config, client, site, dry)
-        where = asked.state_store.where if asked.state_store else None
-        return BucketDiff(_found_diff(report, where, site), report)
-    read: Counter[str] = Counter()
+    client, read = partitioned.client, Counter[str]()
     with counted_requests(client, read):
         partitioned.ensure_manifest()
         partitioned.say_move()  # (once, as the run that starts from it would)
         start, _ = partitioned_start(config, partitioned)
+    dry = replace(asked, dry_run=True)
     report = build_bucket(config, client, site, dry, BucketAsked(start=start))
     report.warnings.extend(partitioned.warnings)
     report.requests.update(read)

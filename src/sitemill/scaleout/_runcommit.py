@@ -16,8 +16,8 @@ from sitemill.errors import ConflictError
 from sitemill.filenames.outputs import ROBOTS_TXT, content_type, stored_digest
 from sitemill.jobs.bucketsite import BucketSite
 from sitemill.report import WriteResult
+from sitemill.scaleout import ShardedRun
 from sitemill.scaleout._shardcollect import find_strays
-from sitemill.scaleout.partitionedstore import ShardedRun
 from sitemill.scaleout.shardcommit import (
     Live,
     ShardCommit,

@@ -19,7 +19,7 @@ from sitemill.errors import SourceError
 from sitemill.filenames.groupnames import SHARD_STEM, is_group_child
 from sitemill.filenames.outputs import CHILD_NAME, read_limit
 from sitemill.jobs.bucketsite import BucketSite
-from sitemill.scaleout.partitionedstore import ShardedRun
+from sitemill.scaleout import ShardedRun
 from sitemill.shards.manifest import DELETE_AFTER, IndexState, is_state_object, versioned_parts
 from sitemill.sources.s3 import describe_error, list_objects, read_object
 from sitemill.state.partitioned import PartitionedStore

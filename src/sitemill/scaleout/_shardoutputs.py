@@ -10,17 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 from sitemill.config.model import Config, ShardsMode
-from sitemill.jobs.bucketsite import BucketSite
 from sitemill.outputs import OutputFeature, ShardsFound
 from sitemill.report import Report
+from sitemill.scaleout import ShardedRun
 from sitemill.state.model import State
 from sitemill.state.partitioned import PartitionedStore
-
-if TYPE_CHECKING:
-    from mypy_boto3_s3 import S3Client
 
 
 def outputs_shard_config(config: Config, outputs: Sequence[OutputFeature]) -> Config:
@@ -72,20 +68,14 @@ def keep_found(
     return note
 
 
-def merge_outputs(
-    config: Config,
-    client: S3Client,
-    site: BucketSite,
-    store: PartitionedStore,
-    report: Report,
-    outputs: Sequence[OutputFeature],
-) -> None:
-    """Each feature's files from the states the committed manifest names."""
+def merge_outputs(run: ShardedRun, report: Report) -> None:
+    """Each feature ``run`` lists makes its files from the states the committed manifest names."""
     from sitemill.sinks.s3 import S3Sink
 
-    sink = S3Sink(client, site.bucket, site.root, cache_control=site.cache_control)
-    for feature in outputs:
-        feature.merge(config, sink, _states(store), report)
+    site = run.site
+    sink = S3Sink(run.client, site.bucket, site.root, cache_control=site.cache_control)
+    for feature in run.outputs:
+        feature.merge(run.config, sink, _states(run.store), report)
 
 
 def _states(store: PartitionedStore) -> Iterator[State]:

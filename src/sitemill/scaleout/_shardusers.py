@@ -17,6 +17,7 @@ from sitemill.config.model import Config, OutputFormat, ShardsMode
 from sitemill.errors import SinkError
 from sitemill.filenames.outputs import ENTRY_XML, read_limit
 from sitemill.jobs.bucketsite import BucketSite
+from sitemill.scaleout import ShardedRun
 from sitemill.scaleout._shardoutputs import outputs_shard_config
 from sitemill.scaleout.shardcommit import Live
 from sitemill.shards.manifest import IndexState
@@ -52,17 +53,15 @@ class PrefixFiles:
         """Nothing: the generator's files stay where a partitioned run replaces its index."""
 
 
-def full_users(
-    config: Config, client: S3Client, site: BucketSite, base: IndexState, live: Live
-) -> UserSitemaps:
-    """The user's sitemaps a full rebuild over the manifest ``base`` names (``live``: its
-    entry file as the run found it; one that is not the manifest's may be a generator's)."""
-    files = PrefixFiles(client, site, () if live.etag is not None else (ENTRY_XML,))
+def full_users(run: ShardedRun, base: IndexState, live: Live) -> UserSitemaps:
+    """The user's sitemaps a full rebuild ``run`` over the manifest ``base`` names (``live``:
+    its entry file as the run found it; one that is not the manifest's may be a generator's)."""
+    files = PrefixFiles(run.client, run.site, () if live.etag is not None else (ENTRY_XML,))
     found = None
     if live.digest != base.digest:  # (None against "": a first run)
-        text = config.format is OutputFormat.TXT
+        text = run.config.format is OutputFormat.TXT
         found = find_takeover(files, text=text, remembered=())
-    return user_sitemaps(config, files, found, base.found)
+    return user_sitemaps(run.config, files, found, base.found)
 
 
 def pass_config(config: Config, users: Sequence[str], outputs: Sequence[OutputFeature]) -> Config:

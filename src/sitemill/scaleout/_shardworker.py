@@ -26,9 +26,9 @@ from sitemill.protocol import MAX_BYTES_LIMIT
 from sitemill.report import Report, WriteResult
 from sitemill.robots.rules import RobotsRules
 from sitemill.rules import is_candidate
+from sitemill.scaleout import ShardedRun
 from sitemill.scaleout._membership import names_other_pages
 from sitemill.scaleout._shardoutputs import found_by, shard_pass_config
-from sitemill.scaleout.partitionedstore import ShardedRun
 from sitemill.shards.manifest import child_version
 from sitemill.shards.partition import Part, Summary
 from sitemill.shards.plan import Plan, key_order, shard_id

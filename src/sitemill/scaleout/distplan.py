@@ -18,9 +18,9 @@ from sitemill.config.model import Config
 from sitemill.entries import Entry
 from sitemill.errors import ConfigError, InventoryError
 from sitemill.rules import is_candidate
+from sitemill.scaleout import ShardedRun
 from sitemill.scaleout._membership import not_distributable
 from sitemill.scaleout._shardusers import full_users, users_to_json
-from sitemill.scaleout.partitionedstore import ShardedRun
 from sitemill.scaleout.runfiles import Item, RunFiles, item_to_json
 from sitemill.scaleout.shardcommit import head_live
 from sitemill.scaleout.shardinputs import bucket_robots, inputs_fingerprint
@@ -109,7 +109,7 @@ def plan_run(
     if mode == "shards" and (plan is None or not current or base.inputs != inputs):
         log.info("rendering every shard: no plan yet, its inputs changed, or it is not live")
         mode = "full"
-    users = full_users(config, run.client, run.site, base, live)  # (for every step: run.json)
+    users = full_users(run, base, live)  # (for every step: run.json)
     items: Sequence[Item] | None = None
     if plan is None and inventory is not None:
         try:

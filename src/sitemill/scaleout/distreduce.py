@@ -110,7 +110,7 @@ def reduce_run(
     )
     reduced = _published(run, name, files, collected, parts, result, saved)
     recorded[0](reduced.report)
-    merge_outputs(run.config, run.client, run.site, run.store, reduced.report, run.outputs)
+    merge_outputs(run, reduced.report)
     return reduced
 
 

@@ -104,7 +104,7 @@ def rebuild_partitioned(
             log.warning("%s; reading the state again and redoing the rebuild", exc)
             continue
         if not dry_run and report.execution is None:  # (committed: llms.txt from its states)
-            merge_outputs(config, client, site, store, report, run.outputs)
+            merge_outputs(run, report)
         report.requests = requests
         report.warnings.extend(store.warnings)
         return report

@@ -19,11 +19,11 @@ from sitemill.jobs.bucketremoved import ListedBefore
 from sitemill.jobs.bucketsite import BucketSite
 from sitemill.report import Report, WriteResult
 from sitemill.robots.rules import RobotsRules
+from sitemill.scaleout import ShardedRun
 from sitemill.scaleout._runcommit import RunCommit, commit_run
 from sitemill.scaleout._shardoutputs import found_by, keep_found
 from sitemill.scaleout._shardusers import full_users, pass_config
 from sitemill.scaleout._shardworker import KeptListing, parts_in
-from sitemill.scaleout.partitionedstore import ShardedRun
 from sitemill.scaleout.shardcommit import (
     Live,
     delete_after_commit,
@@ -71,7 +71,7 @@ def rebuild_full(
     pages it never uploaded; the bucket's own files among them); None: listed here."""
     config, site, asked = run.config, run.site, run.asked
     dry_run = asked.dry_run
-    users = full_users(config, run.client, site, base, live)
+    users = full_users(run, base, live)
     start, previous = run.store.merged_start(run.threads)  # (of the manifest read: base)
     start.state.removed = start.state.removed or dict(run.store.removed)  # (kept: removedpages)
     inventory = Inventory()

@@ -158,9 +158,8 @@ class PartitionedStore:
         if self.manifest.plan is None:
             if self.legacy is None:
                 return Start(State(), first_run=True), {}
-            start = start_state(self.legacy, None, base_url=self.base_url)
-            self.warnings.extend(start.warnings)
-            return start, {}
+            # (its warnings are the start's: the run reports them, as any start's)
+            return start_state(self.legacy, None, base_url=self.base_url), {}
         shards = self.read_shards(threads)
         state, listing = merged_states(shards)
         return Start(state, first_run=not any(shards)), listing
