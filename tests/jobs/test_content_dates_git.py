@@ -107,7 +107,7 @@ def test_a_missing_blob_keeps_that_pages_plain_date_and_the_run_succeeds(tmp_pat
     assert report.dates == {"the last commit": 2}  # guide.html's plain date, moved.html's own
     (line,) = [text for text in report.warnings if "git does not have" in text]
     assert "1 file(s) keep their plain git dates, e.g. guide.html" in line
-    assert "renames are not followed" in line
+    assert "only renames that kept a file's bytes are followed" in line
 
 
 def test_a_second_run_reads_no_old_blob(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -494,7 +494,31 @@ def test_a_rename_whose_old_blob_is_missing_is_not_an_error(repo: Path) -> None:
     assert not found.renames_followed
     assert history.dates == {"new.html": unix(T2), "b.html": unix(T1)}
     (line,) = contentdates.history_warnings(found, history)
-    assert line.endswith("renames are not followed; fetch the full history for content dates")
+    assert line.endswith(
+        "only renames that kept a file's bytes are followed; fetch the full history for content"
+        " dates"
+    )
+
+
+def test_an_exact_rename_is_followed_where_a_missing_blob_stops_rename_detection(
+    repo: Path,
+) -> None:
+    # A deploy renamed one page with its bytes kept and another with an edit, in a mirror that
+    # lacks the second's old blob: git finds the exact rename from the blob ids alone, so the
+    # first page keeps its date (issue 79, royale-wp11ty's tourdejewel_08132020/); the edited
+    # one's history ends at the rename, as before.
+    long_text = " ".join(f"word{n}" for n in range(300))
+    commit(repo, {"old.html": page(long_text), "tour.html": page("tour")}, when=T1)
+    moved = {"old.html": None, "new.html": page(long_text + " more")}
+    commit(repo, moved | {"tour.html": None, "tour-2020.html": page("tour")}, when=T2)
+    commit(repo, {"b.html": page("b")}, when=T3)
+    remove_object(repo, "HEAD~2:old.html")
+
+    found = read_file_versions(repo, ["new.html", "tour-2020.html", "b.html"])
+    history = date_by_content(found, visible, current_fingerprints(repo))
+
+    assert history.dates == {"new.html": unix(T2), "tour-2020.html": unix(T1), "b.html": unix(T3)}
+    assert not found.renames_followed
 
 
 def test_a_complete_history_gives_no_warning(repo: Path) -> None:

@@ -17,6 +17,12 @@
 #   page alone (a page's other versions and the site's other pages are compared by it), so the
 #   site's other pages cannot be what tells a label here; words that stand beside a date on every
 #   page of a commit are the history's to read (history.templateedits).
+#
+# Version 13 (issue 79): the label's own "Page" ("Page last updated", Docsy) is never the last word
+# of the sentence before it. "…connection page Last modified <date>: <commit link>" opens its block
+# with "Last", as "…connection page Page last updated <date>: …" does with "Page": read from the
+# word "page" of the sentence, the label began in lower case after other words, so the self-date
+# was kept as that sentence's (hugegraph's security page, the words of one Docsy self-date).
 
 from __future__ import annotations
 
@@ -66,6 +72,8 @@ _SELF_DATE_7: Final = re.compile(
     re.IGNORECASE | re.VERBOSE,
 )
 # What a self-date holds, in lower case: found at memchr speed, before _SELF_DATE_7 is run.
+# The length of "page " (the label's optional first word, version 13: see above).
+_PAGE_WORD: Final = len("page ")
 _SELF_DATE_WORDS_7: Final = re.compile(
     r"last (?:updated|modified|update|edited|changed)|最后|最後|最終更新"
 )
@@ -75,7 +83,8 @@ def without_self_dates(text: str, version: int) -> str:
     """A collapsed reduction ``text`` less its self-dates (see above), by fingerprint
     ``version``."""
     if ("ast " in text or "最" in text) and _SELF_DATE_WORDS_7.search(text.lower()):
-        return _spaced(_SELF_DATE_7.sub(_self_date_7, text), text)
+        left_out = _self_date_13 if version >= 13 else _self_date_7
+        return _spaced(_SELF_DATE_7.sub(left_out, text), text)
     return text
 
 
@@ -86,6 +95,21 @@ def _spaced(dated: str, text: str) -> str:
 def _self_date_7(found: re.Match[str]) -> str:
     """A self-date left out, where it opens a block (see _SELF_DATE_7): a label in a script without
     case opens one wherever it stands."""
-    start = found.start()
-    opens = not start or found.string[start - 1] == MARK_EDGE or not found[0][:1].islower()
-    return "" if opens else found[0]
+    return "" if _opens(found.string, found.start()) else found[0]
+
+
+def _self_date_13(found: re.Match[str]) -> str:
+    """_self_date_7, and (version 13) a label read from the last word "page" of the sentence
+    before it: the self-date after that word, where it opens a block (see above)."""
+    start, words = found.start(), found[0]
+    if _opens(found.string, start):
+        return ""
+    if words[:_PAGE_WORD].lower() == "page " and _opens(found.string, start + _PAGE_WORD):
+        return words[:_PAGE_WORD]
+    return words
+
+
+def _opens(text: str, start: int) -> bool:
+    """Whether what starts at ``start`` of ``text`` opens a block: the reduction's start, a
+    mark before it, or a first letter not in lower case."""
+    return not start or text[start - 1] == MARK_EDGE or not text[start : start + 1].islower()

@@ -45,6 +45,11 @@
 # ``url``, ``item`` or ``@id``: Congo's last crumb ``{"name": "Charts", "position": 3}``), its
 # ``name`` the page's title or one of its parts: its ``position`` goes with it, the list's.
 #
+# From version 13 (issue 79), a URL at the site's root that the page's own canonical declares on
+# another host (fingerprint.declaredroot: a Ghost export's ``http://localhost:8089``) is read at the
+# page's own root: the page itself and the site's other pages, whichever host the page was written
+# for. A move of the site's host is one edit, wherever it stands.
+#
 # What most pages of a site share (the WebSite and Organization nodes, the publisher's logo) is the
 # template's in a git history as any block most pages carry is: an edit of those leaves made on
 # most pages of a commit is template (history.templateedits). Each leaf is one token there.
@@ -62,6 +67,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Final
 
+from sitemill.lastmod.fingerprint._declaredroot import DeclaredRoot, at_home, declared_root
 from sitemill.lastmod.fingerprint._restated import Said
 from sitemill.lastmod.fingerprint._taggrammar import ATTRS, COMMENT, END, NAME_END
 from sitemill.lastmod.fingerprint.targetmarks import (
@@ -113,11 +119,13 @@ class _TooDeep(Exception):
 @dataclass(frozen=True, slots=True)
 class _Page:
     """The page a script is read on: its URL, what it says already (version 7: None reads
-    nothing as restated), the fingerprint version."""
+    nothing as restated), the fingerprint version, the root its canonical declares (version
+    13)."""
 
     url: str
     said: Said | None
     version: int
+    root: DeclaredRoot | None = None
 
 
 # A leaf: its path, its value, whether the value is a target (a URL spelled as a link's).
@@ -130,11 +138,14 @@ def structured_data(
     """The JSON-LD of the page ``text`` at ``url`` as marks (see above), "" if it has none;
     with ``said`` (version 7), less what restates the page, by fingerprint ``version``."""
     marks: list[str] = []
-    page = _Page(url, said, version)
+    page: _Page | None = None
     for found in _SCRIPT.finditer(text):
         body = found["body"]
         if body is None or not _is_json_ld(found["type"]):
             continue
+        if page is None:  # (the canonical read once, on a page with JSON-LD: version 13)
+            declared = declared_root(text, url) if said is not None and version >= 13 else None
+            page = _Page(url, said, version, declared)
         leaves = _leaves(body.strip(), page)
         marks.extend(f"{MARK_EDGE}{KIND}{path}={value}{MARK_EDGE}" for path, value, _ in leaves)
     return "".join(marks)
@@ -209,7 +220,7 @@ def _names_a_page(node: dict[str, object], page: _Page, *, inside: bool) -> bool
         value = node.get(name)
         if not isinstance(value, str) or (name == "@id" and "#" in value):
             continue
-        found = follow(without_cache_buster(value.strip()), page.url)
+        found = _followed(value.strip(), page)
         if found is None:
             if itself:
                 return True
@@ -241,5 +252,11 @@ def _value(node: object, key: str, page: _Page) -> str | None:
     if key == "@id" and value.startswith("_:"):
         return None
     if key == "@id" or _URL.match(value):
-        return follow(without_cache_buster(value), page.url)
+        return _followed(value, page)
     return value
+
+
+def _followed(value: str, page: _Page) -> str | None:
+    """A target ``value`` as a link's on ``page`` (None: the page itself), read at the page's
+    own root where it stands at the root its canonical declares (version 13: see above)."""
+    return follow(without_cache_buster(at_home(value, page.root)), page.url)

@@ -69,7 +69,10 @@ from typing import Final
 # heading, an author card's or a banner's name linked to the home; it retired the rule that read
 # a header inside the region by whether the <title> names its <h1>); the window an excerpt
 # is looked for in is counted in the text's letters and digits, not its marked characters
-# (fingerprint.excerpts).
+# (fingerprint.excerpts); a JSON-LD URL at the root the page's own canonical declares on another
+# host is read at the page's own root (fingerprint.declaredroot: an export's host), and a
+# self-date's label is never read from the last word "page" of the sentence before it
+# (fingerprint.selfdates).
 # Version 11 is no longer computable, its gates (``version >= 12``: structured data that counts
 # or places the page itself) gone.
 FINGERPRINT_VERSION: Final = 13
@@ -114,8 +117,9 @@ EARLIER_VERSIONS: Final = frozenset({12})
 # 13: issue 79 (the commits of one second are one commit, a page's versions in it one version,
 # the newest: history.versions.one_a_second); 14: issue 79 (a link's end put in or taken out is
 # named by its kind on either side, so the same links put in on a page that held none and on one
-# that held some are one edit: history.edits._repeats).
-DATING_RULES: Final = 14
+# that held some are one edit: history.edits._repeats); 15: issue 79 (a target moved from another
+# host onto the site's own, the rest kept, is no content either: targetmoves.hosts_moved_alone).
+DATING_RULES: Final = 15
 HTML_SUFFIXES: Final = (".html", ".htm")
 # A page is fingerprinted from at most its first this many bytes, wherever it is read (a
 # tree, a bucket, an old git version), so that one page gives one fingerprint everywhere.

@@ -155,7 +155,12 @@ def hosts_moved_alone(moves: tuple[list[str], list[str]]) -> bool:
     """Whether an edit's ``moves`` (edits.moves_of) are only moves of another site's scheme
     and host, the rest of each target kept: no content (dating rules 12), wherever it stands
     and on however few pages whose reading changed (a CDN's host moved on every picture of a
-    deploy re-rendering every page, most of them reading alike before and after)."""
+    deploy re-rendering every page, most of them reading alike before and after). From dating
+    rules 15 (issue 79) also a move from another host onto the site's own, the rest kept: a
+    link written at the host the site was built for, now the site's own (a Ghost export's
+    ``http://localhost:8089`` made ``/`` on its 404 pages, two of the deploy's three pages
+    that still read apart once its JSON-LD reads the host as the site's: a custom domain
+    dropped), as the site's host moving is one edit wherever it stands."""
     removed, added = moves
     return bool(removed) and not added and all(_names_host_move(token) for token in removed)
 
@@ -163,8 +168,8 @@ def hosts_moved_alone(moves: tuple[list[str], list[str]]) -> bool:
 def _names_host_move(token: str) -> bool:
     if not token.startswith("R" + _MOVED):
         return False
-    old_host, new_host, *middle = token[2:].split(REPEAT)
-    return bool(old_host and new_host) and middle == ["", ""]
+    old_host, _new_host, *middle = token[2:].split(REPEAT)  # (a new host "": the site's own)
+    return bool(old_host) and middle == ["", ""]
 
 
 def _host_move(old: str, new: str) -> str | None:

@@ -23,8 +23,8 @@ def file_log(site_dir: Path, path: str) -> list[NamedCommit]:
     ``site_dir``, renames followed; a merge that brought a change, not the merged branch's
     commits), newest first, as the dates walk them; [] when git cannot tell (no repository, a
     file it does not track). Where git cannot read an object ``--follow`` needs (a mirror or
-    partial clone that lacks it), the log is the file's own, renames not followed: as the dates
-    walk such a history (history.files: renames_followed)."""
+    partial clone that lacks it), the log is the file's own, renames not followed (the dates
+    walk such a history following only renames that kept a file's bytes: history.files)."""
     git = Git(site_dir, git_env(reading=True))
     log = ["log", "--first-parent", "-z", "--format=%H %ct %s", "HEAD", "--", path]
     try:

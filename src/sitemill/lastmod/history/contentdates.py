@@ -117,7 +117,9 @@ def history_warnings(found: FileVersions, history: ContentHistory) -> list[str]:
             if unreadable
             else "no file lost its date"
         )
-        renames = "" if found.renames_followed else ", renames are not followed"
+        renames = (
+            "" if found.renames_followed else ", only renames that kept a file's bytes are followed"
+        )
         return [
             "git does not have part of the history (a partial or blobless clone, or a "
             f"pruned mirror): {kept}{renames}; fetch the full history for content dates"

@@ -1,6 +1,8 @@
 """The versions of a site's files in git history: one ``git log`` pass that follows renames."""
 # The pass is sitemill.lastmod.history.versions. It never fetches: a partial clone's missing objects
-# stay missing, and rename detection is then switched off, with a warning from history.contentdates.
+# stay missing, and rename detection is then narrowed to exact renames (a file moved with its bytes
+# kept: its blob id under a new name, which git finds from the ids alone, reading no blob), with a
+# warning from history.contentdates.
 
 from __future__ import annotations
 
@@ -30,7 +32,8 @@ class FileVersions:
     versions: dict[str, list[Version]]
     dirty: frozenset[str]
     shallow: bool
-    renames_followed: bool = True  # False: a missing object stopped git's rename detection
+    # False: a missing object stopped git's rename detection; exact renames are followed.
+    renames_followed: bool = True
     head: str | None = None  # HEAD's commit id (history.seen remembers it)
     relative: str = ""  # the site's folder in the work tree (POSIX, "" for its top)
 
@@ -62,15 +65,17 @@ def read_file_versions(
         wanted = {key: path for key, path in wanted.items() if key in held}
     if head and wanted:
         try:
-            versions = _read_versions(git, head, set(wanted), renames=True, on_commits=on_commits)
+            versions = _read_versions(git, head, set(wanted), _RENAMES, on_commits)
         except GitError as exc:
             if not _is_missing_object(exc):
                 raise
             # Rename detection compares the contents of added and deleted files: without
             # them, a rename ends a file's history (its older versions count as another
-            # file's), which only makes content dates newer, never wrong.
+            # file's), which only makes content dates newer, never wrong. An exact rename
+            # needs no content (issue 79: a deploy that renamed a page with its bytes kept
+            # dated it in a mirror that lacked one unrelated blob).
             renames = False
-            versions = _read_versions(git, head, set(wanted), renames=False, on_commits=on_commits)
+            versions = _read_versions(git, head, set(wanted), _EXACT_RENAMES, on_commits)
     return FileVersions(
         top=top,
         versions={wanted[key]: chain for key, chain in versions.items() if chain[0].blob},
@@ -122,6 +127,12 @@ def clean_head(site_dir: Path, paths: Collection[str]) -> CleanHead | None:
     return CleanHead(head, shallow, relative, found, dirty, top)
 
 
+# How the log pass detects renames: any (git's similarity, which reads the blobs of the files
+# that came and went), or exact ones only (the same blob id under a new name: git's
+# diffcore-rename stops after its exact pass at a score of 100 %, reading no blob).
+_RENAMES, _EXACT_RENAMES = "-M", "-M100%"
+
+
 def _is_missing_object(exc: GitError) -> bool:
     text = str(exc)
     missing = ("unable to read", "missing blob", "bad object", "could not fetch")
@@ -132,8 +143,7 @@ def _read_versions(
     git: Git,
     head: str,
     tracked: set[bytes],
-    *,
-    renames: bool,
+    renamed: str,
     on_commits: Callable[[int], None] | None = None,
 ) -> dict[bytes, list[Version]]:
     """Stream one ``git log`` over HEAD's first-parent line (as in history.lastcommit) and collect
@@ -142,8 +152,7 @@ def _read_versions(
     # A git before 2.44 ignores GIT_NO_LAZY_FETCH: with no transport allowed (an empty
     # GIT_ALLOW_PROTOCOL lists none), its lazy fetch fails ("could not fetch") unconnected.
     git = replace(git, env={**git.env, "GIT_NO_LAZY_FETCH": "1", "GIT_ALLOW_PROTOCOL": ""})
-    # A rename carries the file's history on (-M); whole object names for the blobs.
-    renamed = "-M" if renames else "--no-renames"
+    # A rename carries the file's history on (``renamed``); whole object names for the blobs.
     command = log_command(head, renamed, "--raw", "--no-abbrev")
     walk = VersionWalk(tracked)
     try:

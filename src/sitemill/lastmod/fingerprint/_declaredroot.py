@@ -1,0 +1,103 @@
+"""Where a page says its site stands: the root its own canonical names on another host."""
+# Fingerprint version 13 (issue 79), for its JSON-LD (fingerprint.structureddata). A page names
+# itself in its ``<link rel="canonical">``; where that URL ends in the page's own path (as spelled
+# by fingerprint.targets: "x/", "x/index.html" and "x" one), what comes before it is the site's
+# root as the page declares it (as listing.declaredbase reads the base URL a site's canonicals
+# declare).
+# A Ghost export written at ``http://localhost:8089`` names that host in its canonical and in every
+# URL of its JSON-LD (the page's own ``url``, the home page a tag page is ``mainEntityOfPage`` of,
+# the publisher's address); the same page deployed names its real host in all of them. Read at the
+# host the page declares, those URLs are the page itself and the site's other pages in both
+# versions, which say nothing new: a move of the site's host is one edit, wherever it stands.
+#
+# Nothing is declared where the canonical is on the page's own host (its URLs are read as they are
+# already), is not an absolute http(s) URL, or names another page (no last segment of the two paths
+# in common: a paginated list's page 2 naming page 1). The first canonical counts.
+
+from __future__ import annotations
+
+import html
+import re
+from typing import Final, NamedTuple
+
+from sitemill.lastmod.fingerprint._taggrammar import ATTRS, END, NAME_END
+from sitemill.lastmod.fingerprint.targetmarks import attribute_value
+from sitemill.lastmod.fingerprint.targets import spelled_page
+
+# A link start tag with its rel and href, read from its "<" (found before the word "canonical").
+_LINK: Final = re.compile(
+    rf"""<(?ai:link){NAME_END} {attribute_value("rel", "rel")} {attribute_value("href", "href")}
+    {ATTRS} {END}""",
+    re.VERBOSE,
+)
+_WORD: Final = "canonical"  # (as generators write the rel: lower case)
+_FOUND_AT_MOST: Final = 8  # the word's first places looked at (a page names it once or twice)
+_PATH_ENDS: Final = ("", "/", "?", "#")  # (what may follow a path's last segment)
+_HTTP_URL: Final = re.compile(r"(https?:)?//([^/?#]*)([^?#]*)", re.IGNORECASE)
+
+
+class DeclaredRoot(NamedTuple):
+    """The site's root as the page declares it (its host and path, the path "" for the host's
+    root) and as the page's URL has it (an origin and path, as written)."""
+
+    host: str
+    path: str
+    home: str
+
+
+def declared_root(text: str, url: str) -> DeclaredRoot | None:
+    """The root the canonical of the page ``text`` at ``url`` declares, when on another host
+    than ``url``'s (see above); None else."""
+    canonical = _canonical(text)
+    page = _HTTP_URL.match(url)
+    named = None if canonical is None else _HTTP_URL.match(canonical)
+    if page is None or named is None or named[2].lower() == page[2].lower():
+        return None
+    own, declared = _segments(page[3]), _segments(named[3])
+    common = 0
+    while common < min(len(own), len(declared)) and own[-1 - common] == declared[-1 - common]:
+        common += 1
+    if not common and (own or declared):
+        return None
+    home_path = "".join(f"/{part}" for part in own[: len(own) - common])
+    declared_path = "".join(f"/{part}" for part in declared[: len(declared) - common])
+    return DeclaredRoot(named[2].lower(), declared_path, url[: page.start(3)] + home_path)
+
+
+def at_home(value: str, root: DeclaredRoot | None) -> str:
+    """A URL ``value`` under the ``root`` a page declares, written under the page's URL's root
+    instead; any other value as it is."""
+    if root is None:
+        return value
+    found = _HTTP_URL.match(value)
+    if found is None or found[2].lower() != root.host:
+        return value
+    rest = value[found.start(3) :]
+    after = rest[
+        len(root.path) : len(root.path) + 1
+    ]  # (the root's path ends there: "/x", not "/xy")
+    if not rest.startswith(root.path) or after not in _PATH_ENDS:
+        return value
+    return root.home + rest[len(root.path) :]
+
+
+def _canonical(text: str) -> str | None:
+    """The href of the page's first ``<link rel="canonical">`` (entities decoded)."""
+    at = -1
+    for _ in range(_FOUND_AT_MOST):
+        at = text.find(_WORD, at + 1)
+        if at < 0:
+            return None
+        found = _LINK.match(text, max(text.rfind("<", 0, at), 0))
+        if found is None or found.end() <= at or found["href"] is None:
+            continue
+        rel = html.unescape(found["rel"] or "").strip("\"'").lower().split()
+        if _WORD in rel:
+            return html.unescape(found["href"].strip("\"'")).strip(" \t\n\f\r")
+    return None
+
+
+def _segments(path: str) -> list[str]:
+    """A path's segments as fingerprint.targets spells a page's ("/" for none: no segment)."""
+    spelled = spelled_page("http://h" + (path or "/"))
+    return [part for part in spelled.split("/") if part]
