@@ -18,6 +18,7 @@ import botocore.hooks
 import botocore.parsers
 import botocore.session
 import botocore.utils
+import hypothesis
 import moto.core.models
 import pytest
 import yaml
@@ -25,6 +26,11 @@ from moto.s3.models import S3Backend
 
 from enginestand import Stand
 from livesite import serve_folder
+
+# No test bounds wall-clock time (a loaded machine would make it red): Hypothesis's default
+# deadline of 200 ms an example is one, so no example has a deadline; work is counted instead.
+hypothesis.settings.register_profile("sitemill", deadline=None)
+hypothesis.settings.load_profile("sitemill")
 
 # A suite started in the background (a shell without job control starts it with SIGINT
 # ignored, and Python then keeps it ignored) would see no Ctrl-C: the tests of Ctrl-C send one
