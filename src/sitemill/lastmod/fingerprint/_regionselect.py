@@ -6,7 +6,8 @@
 # in a page without one alike:
 #
 # - ``<nav>`` and ``<aside>`` elements, and any element whose ``role`` is ``navigation``,
-#   ``complementary``, ``search``, ``banner`` or ``contentinfo``;
+#   ``complementary``, ``search``, ``banner`` or ``contentinfo``; from version 13 not an aside in
+#   the main region that leads to no other page of the site (fingerprint.asides: a page's note);
 # - from version 13, a breadcrumb (a list of links to the page's ancestors) however a theme marks
 #   it: an element whose ``aria-label`` names a breadcrumb, one of whose classes is a breadcrumb
 #   (``breadcrumb``, ``breadcrumbs``, or such a word after a prefix: TypeDoc's ``tsd-breadcrumb``,
@@ -52,13 +53,12 @@ from sitemill.lastmod.fingerprint import (
 from sitemill.lastmod.fingerprint import (
     _titledarticle as titledarticle,
 )
-from sitemill.lastmod.fingerprint import (
-    excerpts,
-)
+from sitemill.lastmod.fingerprint import excerpts
 from sitemill.lastmod.fingerprint._articles import (
     HEADING_MARKERS,
     HEADLINE_START,
 )
+from sitemill.lastmod.fingerprint._asides import own_note
 from sitemill.lastmod.fingerprint._regionmarkers import ARTICLE_END, ARTICLE_START, REGION_MARKS
 from sitemill.lastmod.fingerprint._teasers import read_teasers
 from sitemill.lastmod.fingerprint._titleparts import title_parts
@@ -350,8 +350,10 @@ def furniture_spans(
         elif letter == "A":
             article = max(0, article - 1)
         elif letter in _CLOSES and (letter not in "hf" or not article):
-            if headline and letter == "h" and _title_block(text, found.end(), titled):
-                continue
+            if (headline and letter == "h" and _title_block(text, found.end(), titled)) or (
+                letter == "x" and titled is not None and own_note(text, found.end(), titled[1])
+            ):
+                continue  # (a title block; a page's own note, whose furniture is read as such)
             start = found.start()
             skipping, closing, depth = letter, _CLOSES[letter], 1
     if skipping:

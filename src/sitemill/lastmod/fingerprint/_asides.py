@@ -1,0 +1,44 @@
+"""An ``<aside>`` in the main region that is the page's own note (fingerprint version 13)."""
+# An aside is furniture wherever it stands (fingerprint.regionselect): a theme's menu, its related
+# posts, its tags, a table of contents. But what only this page says is content wherever it stands,
+# and docutils 0.18 writes a topic, a sidebar and every footnote as an ``<aside>`` (issue 79): a
+# Sphinx upgrade took a Japanese blog post's topic out of its fingerprint, and the post was dated by
+# that upgrade with no word of it changed; no edit of a footnote dated its page. So from version 13
+# (amended) an aside inside the main region that leads to no other page of the site is the page's
+# own note: its words and targets count, and the furniture inside it (a ``nav``, a table of
+# contents) is left out as anywhere. An aside with a link to another page of the site (its target
+# as the reduction spells one: ``/x``, not ``//host/x``, ``https://…`` or the page's own ``#part``;
+# a link to the page itself is none already) navigates, teases or tags: the site's, as before; so
+# is any aside outside the region (regionselect reads this only for the region).
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+from sitemill.lastmod.fingerprint.targetmarks import MARK_EDGE
+
+# In an aside: a link's target (group 1) or an aside's start or end marker (group 2).
+_PARTS: Final = re.compile(f"{MARK_EDGE}H([^{MARK_EDGE}]*)|\x02([xX])\x03")
+FIRST_VERSION: Final = 13
+
+
+def own_note(text: str, start: int, version: int) -> bool:
+    """Whether the aside of the region's marked ``text`` whose start marker ends at ``start`` is
+    the page's own note (see above) as fingerprint ``version`` reads it: no link in it, nested
+    asides and furniture too, leads to another page of the site."""
+    if version < FIRST_VERSION:
+        return False
+    depth = 1
+    for found in _PARTS.finditer(text, start):
+        target = found[1]
+        if target is not None:
+            if target.startswith("/") and not target.startswith("//"):
+                return False
+        elif found[2] == "x":
+            depth += 1
+        else:
+            depth -= 1
+            if not depth:
+                return True
+    return True
