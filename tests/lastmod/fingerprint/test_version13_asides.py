@@ -3,7 +3,8 @@ note (fingerprint version 13, amended, issue 79): docutils 0.18 writes a topic, 
 every footnote as ``<aside>``, so a Sphinx upgrade took a Japanese blog post's topic out of its
 fingerprint (a change no reader saw), and no edit of a footnote ever dated its page. An aside
 that links to other pages of the site (a menu, related posts, tags) and one outside the region
-stay furniture. Pages shaped like docutils' HTML5 writer and blog themes (text our own)."""
+stay furniture, and so does one that says less than a sentence outside its links (a table of
+contents' label). Pages shaped like docutils' HTML5 writer and blog themes (text our own)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,9 @@ PREVIOUS = max(EARLIER_VERSIONS)
 URL = "https://example.org/2019/peps.html"
 
 
-def sphinx(topic: str, *, tag: str = "aside", footnote: str = "A draft, not yet final.") -> bytes:
+def sphinx(
+    topic: str, *, tag: str = "aside", footnote: str = "A draft the council has not made final yet."
+) -> bytes:
     """A Sphinx bizstyle page: the region is ``div.body[role=main]``; a topic and a footnote."""
     notes = (
         f'<{tag} class="footnote brackets" id="f1" role="note"><span class="label">'
@@ -45,8 +48,10 @@ def test_a_topic_written_as_an_aside_is_the_page_s_own() -> None:
     assert printed(sphinx(said)) == printed(sphinx(said, tag="div"))
     assert said in text_of(reduce_html(sphinx(said), url=URL))
     # An edit of the topic, or of a footnote, dates the page.
-    assert printed(sphinx(said)) != printed(sphinx("Another delegate was named."))
-    assert printed(sphinx(said)) != printed(sphinx(said, footnote="Final since May."))
+    assert printed(sphinx(said)) != printed(sphinx("Another delegate was named for it."))
+    assert printed(sphinx(said)) != printed(
+        sphinx(said, footnote="Final since the council met in May.")
+    )
     # (version 12 left every aside out: a state of 12 is compared by 12's bytes)
     assert printed(sphinx(said), PREVIOUS) != printed(sphinx(said, tag="div"), PREVIOUS)
     assert printed(sphinx(said), PREVIOUS) == printed(sphinx("Another one."), PREVIOUS)
@@ -103,9 +108,19 @@ def test_a_note_aside_in_an_article_counts_and_its_own_navigation_does_not() -> 
     )
 
 
+def test_a_table_of_contents_label_in_an_aside_is_no_note() -> None:
+    # VuePress Theme Hope's <aside id="toc">: a label, then links to the page's own parts (or,
+    # rendered by a script, none at all); a label is no sentence of the page's own.
+    toc = '<aside id="toc"><div class="toc-header">{}</div>{}</aside>'
+    parts = '<a href="#use">How to use it in a hall</a><a href="#buy">Where to buy the lamps</a>'
+    assert printed(blog(toc.format("On this page", parts)), url=POST) == printed(
+        blog(toc.format("Contents", "")), url=POST
+    )
+
+
 def test_an_aside_outside_the_main_region_stays_furniture() -> None:
     # A sidebar after <main> with no link: the site's, as the region says.
     sidebar = '<aside class="sidebar"><p>{}</p></aside>'
-    assert printed(blog("", after=sidebar.format("Our motto.")), url=POST) == printed(
-        blog("", after=sidebar.format("A new motto.")), url=POST
-    )
+    assert printed(
+        blog("", after=sidebar.format("Our motto is to light every hall.")), url=POST
+    ) == (printed(blog("", after=sidebar.format("Our new motto is light for all.")), url=POST))

@@ -19,7 +19,8 @@ def post(name: str, tag: str, footnote: str) -> str:
         '<div class="related" role="navigation"><a href="../index.html">Notes</a></div>'
         f'<div class="body" role="main"><section id="{name}"><h1>About {name}</h1>'
         f'<p>What {name} is for<a class="footnote-reference" href="#f1">1</a>.</p>'
-        f'<{tag} class="topic"><p class="topic-title">Example</p><p>Try {name} at home.</p>'
+        f'<{tag} class="topic"><p class="topic-title">Example</p>'
+        f"<p>Try {name} at home before you use it at work.</p>"
         f'</{tag}><{tag} class="footnote brackets" id="f1" role="note"><p>{footnote}</p></{tag}>'
         "</section></div></body></html>\n"
     )
@@ -28,7 +29,10 @@ def post(name: str, tag: str, footnote: str) -> str:
 def site(tag: str, edited: str = "") -> dict[str, str]:
     return {
         f"posts/{name}.html": post(
-            name, tag, f"Seen in {name}'s docs." + (" Fixed since 3.12." if name == edited else "")
+            name,
+            tag,
+            f"Seen first in the documentation of {name}."
+            + (" Fixed in 3.12." if name == edited else ""),
         )
         for name in POSTS
     }
