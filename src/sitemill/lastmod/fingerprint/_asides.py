@@ -21,15 +21,14 @@ from typing import Final
 from sitemill.lastmod.fingerprint.excerpts import MIN_LETTERS, count_letters
 from sitemill.lastmod.fingerprint.targetmarks import MARK_EDGE
 
+FIRST_VERSION: Final = 13
 # In an aside: a link's target (group 1) or an aside's start or end marker (group 2).
 _PARTS: Final = re.compile(f"{MARK_EDGE}H([^{MARK_EDGE}]*)|\x02([xX])\x03")
 # A link with its words, and any other mark or marker: no words of the note's own.
+_LINKED: Final = f"{MARK_EDGE}H[^{MARK_EDGE}]*{MARK_EDGE}.*?{MARK_EDGE}E{MARK_EDGE}"
 _NOT_SAID: Final = re.compile(
-    f"{MARK_EDGE}H[^{MARK_EDGE}]*{MARK_EDGE}.*?{MARK_EDGE}E{MARK_EDGE}"
-    f"|{MARK_EDGE}[^{MARK_EDGE}]*(?:{MARK_EDGE}|\\Z)|\x02[a-zA-Z]\x03",
-    re.DOTALL,
+    f"{_LINKED}|{MARK_EDGE}[^{MARK_EDGE}]*(?:{MARK_EDGE}|\\Z)|\x02[a-zA-Z]\x03", re.DOTALL
 )
-FIRST_VERSION: Final = 13
 
 
 def own_note(text: str, start: int, version: int) -> bool:
