@@ -37,8 +37,9 @@ from sitemill.lastmod.fingerprint.targets import target
         ("<header>Site</header><p>Body</p><aside>Bio</aside><footer>(c) 2024</footer>", "Body"),
         # No main region, one article left once the furniture is out: narrowed to it.
         ("<title>T</title><p>x</p><article>A</article><aside><article>t</article></aside>", "T A"),
-        # Nested furniture of one kind closes with it; one left open runs to the end.
-        ("<main><nav>a<nav>b</nav>c</nav>T<aside>open", "T"),
+        # Nested furniture of one kind closes with it; one left open runs to the end (an aside
+        # in the region: one that leads to another page of the site, fingerprint.asides).
+        ("<main><nav>a<nav>b</nav>c</nav>T<aside><a href=/more>open</a>", "T"),
         # Lists of articles stay whole.
         ("<main><article>a</article><article>b</article></main>", "a b"),
         # A region's <main> tag inside an article's header: the article's header is content.

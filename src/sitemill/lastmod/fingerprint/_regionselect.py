@@ -6,7 +6,8 @@
 # in a page without one alike:
 #
 # - ``<nav>`` and ``<aside>`` elements, and any element whose ``role`` is ``navigation``,
-#   ``complementary``, ``search``, ``banner`` or ``contentinfo``;
+#   ``complementary``, ``search``, ``banner`` or ``contentinfo``; from version 13 not an aside in
+#   the main region that leads to no other page of the site (fingerprint.asides: a page's note);
 # - from version 13, a breadcrumb (a list of links to the page's ancestors) however a theme marks
 #   it: an element whose ``aria-label`` names a breadcrumb, one of whose classes is a breadcrumb
 #   (``breadcrumb``, ``breadcrumbs``, or such a word after a prefix: TypeDoc's ``tsd-breadcrumb``,
@@ -59,6 +60,7 @@ from sitemill.lastmod.fingerprint._articles import (
     HEADING_MARKERS,
     HEADLINE_START,
 )
+from sitemill.lastmod.fingerprint._asides import own_note
 from sitemill.lastmod.fingerprint._regionmarkers import ARTICLE_END, ARTICLE_START, REGION_MARKS
 from sitemill.lastmod.fingerprint._teasers import read_teasers
 from sitemill.lastmod.fingerprint._titleparts import title_parts
@@ -268,7 +270,9 @@ def select(text: str, descriptions: Callable[[str], Iterable[str]], url: str, ve
     else:
         # (a region that is an article: its header and footer are the article's)
         within = text[region[0] - len(ARTICLE_START) : region[0]] == ARTICLE_START
-        kept = without_furniture(text[region[0] : region[1]], article=int(within), headline=True)
+        kept = without_furniture(
+            text[region[0] : region[1]], article=int(within), headline=True, notes=version
+        )
         headline = HEADLINE_START in kept
         kept = read_teasers(kept, url, own=within, page=text, version=version)
         if not within:
@@ -291,13 +295,17 @@ def _listed(text: str, url: str) -> str:
     return listpages.read_pager(text, url)
 
 
-def without_furniture(text: str, *, article: int = 0, headline: bool = False) -> str:
+def without_furniture(
+    text: str, *, article: int = 0, headline: bool = False, notes: int | None = None
+) -> str:
     """``text`` without the furniture elements' spans, markers and all: nav, aside, the
     furniture roles, and a header or footer outside any article (with ``headline``, a header
     that holds the page's <h1> stays: Quarto's title block, its authors, date
     and DOI, is the page's own). One left open runs to the end of the text; furniture of the
-    same kind nested in it closes with it. ``article``: 1 when the text is an article's."""
-    spans, left_open = furniture_spans(text, article=article, headline=headline)
+    same kind nested in it closes with it. ``article``: 1 when the text is an article's.
+    ``notes``: the fingerprint's version, for the main region's text: an aside there that is the
+    page's own note stays (fingerprint.asides)."""
+    spans, left_open = furniture_spans(text, article=article, headline=headline, notes=notes)
     if not spans:  # (nothing left out)
         return text
     kept: list[str] = []
@@ -311,7 +319,7 @@ def without_furniture(text: str, *, article: int = 0, headline: bool = False) ->
 
 
 def furniture_spans(
-    text: str, *, article: int = 0, headline: bool = False
+    text: str, *, article: int = 0, headline: bool = False, notes: int | None = None
 ) -> tuple[list[tuple[int, int]], bool]:
     """Where the furniture elements without_furniture leaves out of ``text`` stand, each from
     its start marker to its end marker's end (in order, apart), and whether the last is left
@@ -337,8 +345,10 @@ def furniture_spans(
         elif letter == "A":
             article = max(0, article - 1)
         elif letter in _CLOSES and (letter not in "hf" or not article):
-            if headline and letter == "h" and titleblock.header_span(text, found.end())[0]:
-                continue
+            if (headline and letter == "h" and titleblock.header_span(text, found.end())[0]) or (
+                letter == "x" and notes is not None and own_note(text, found.end(), notes)
+            ):
+                continue  # (a title block; a page's own note, whose furniture is read as such)
             start = found.start()
             skipping, closing, depth = letter, _CLOSES[letter], 1
     if skipping:

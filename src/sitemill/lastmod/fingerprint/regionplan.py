@@ -80,7 +80,9 @@ def region_plan(data: bytes, url: str = "", version: int = FINGERPRINT_VERSION) 
         return RegionPlan(text, None, len(text), where.tag(found), None, left_out)
     within = marked[region[0] - _MARKER_CHARS : region[0]] == ARTICLE_START
     inside = marked[region[0] : region[1]]
-    spans, _ = regionselect.furniture_spans(inside, article=int(within), headline=True)
+    spans, _ = regionselect.furniture_spans(
+        inside, article=int(within), headline=True, notes=version
+    )
     kept = _blanked(inside, spans)
     article = narrowed(kept)
     found = None if article is None else region[0] + article[0]
