@@ -10,9 +10,17 @@ the release's tag."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
+import pytest
+
+from gitutil import clock, commit, make_repo, unix
+from sitemill.git import run as gitrun
+from sitemill.lastmod.fingerprint import reduction
+from sitemill.lastmod.history import _templateedits as templateedits
 from sitemill.lastmod.history._targetmoves import BESIDE_MOVES, rewrites
-from treedates import at, dated
+from sitemill.protocol import Precision, lastmod_from_timestamp
+from treedates import at, built_lastmods, dated
 
 # Each namespace and its vars, with the line of each in its source file.
 NAMESPACES = {
@@ -132,3 +140,56 @@ def test_more_than_a_few_targets_beside_the_move_are_no_move() -> None:
     assert rewrites(gone, come) == (gone, come)
     # (one fewer came beside it: the move is named)
     assert rewrites(gone, come[1:])[1] == many[1:]
+
+
+def release_work(
+    tmp_path: Path, releases: int, monkeypatch: pytest.MonkeyPatch
+) -> tuple[int, int, int]:
+    """The rounds of template edits, the versions reduced and the git processes started
+    building a history of the first release's docs then ``releases`` more, each of which
+    bumped the release on every page (its header and every "view source" link) and nothing
+    else; every page is dated by the first."""
+    counts = {"rounds": 0, "reduced": 0, "git": 0}
+    this_round, reduce_markup, start = (
+        templateedits._this_round,
+        reduction.reduce_markup,
+        gitrun._start,
+    )
+
+    def counted(name: str, function: Any) -> Any:
+        def call(*args: Any, **kwargs: Any) -> Any:
+            counts[name] += 1
+            return function(*args, **kwargs)
+
+        return call
+
+    repo = make_repo(tmp_path / f"ring-{releases}")
+    times = clock("2024-01-10T09:00:00+00:00", 86400)
+    first = next(times)
+    commit(repo, docs("1.0.0"), first)
+    for number in range(1, releases + 1):
+        commit(repo, docs(f"1.{number}.0"), next(times))
+    with monkeypatch.context() as patched:
+        patched.setattr(templateedits, "_this_round", counted("rounds", this_round))
+        patched.setattr(reduction, "reduce_markup", counted("reduced", reduce_markup))
+        patched.setattr(gitrun, "_start", counted("git", start))
+        found = built_lastmods(repo)
+    expected = lastmod_from_timestamp(unix(first), Precision.DATETIME)
+    assert found == {f"{name}.html": expected for name in NAMESPACES}, found
+    return counts["rounds"], counts["reduced"], counts["git"]
+
+
+def test_a_release_bumped_on_every_page_costs_as_many_rounds_and_reads_as_releases(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # ring's Codox pages (issue 81, issue 79's cost): 16 releases, each a move of every page's
+    # source links and its version, each one round of template edits that carries every page
+    # one release back. Twice the releases (within MAX_ROUNDS) are twice the rounds and twice
+    # the older versions reduced (each version once: the one a round reduces to compare is the
+    # one the next round names the edit from), and no more than twice the git processes.
+    short = release_work(tmp_path, 6, monkeypatch)
+    long = release_work(tmp_path, 12, monkeypatch)
+    pages = len(NAMESPACES)
+    assert long[0] == 2 * short[0] - 1, (short, long)  # (and the round that carries none)
+    assert long[1] - pages == 2 * (short[1] - pages), (short, long)  # (each current page once)
+    assert long[2] <= 2 * short[2], (short, long)
