@@ -6,9 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from sitemill.check._sameurl import same_url
 from sitemill.check.published import PublishedPage, smallest_hashes
-from sitemill.check.served import robots_header_noindex
+from sitemill.check.served import robots_header_noindex, same_url
 from sitemill.lastmod.fingerprint.versions import FINGERPRINT_VERSION
 from sitemill.state.model import PageRecord, State
 from sitemill.state.pending import remember_changes

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from sitemill.check import _sameurl as sameurl
+from sitemill.check import served as sameurl
 
 PIECES = [
     "http://", "https://", "HTTPS://", "ftp://", "//", "example.org", "Example.ORG", "ex-1.org",

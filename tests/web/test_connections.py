@@ -18,8 +18,8 @@ from typing import Any
 import pytest
 
 from livesite import loopback
-from sitemill.web import _connection as connection
-from sitemill.web._connection import Route, route
+from sitemill.web import _dialing as connection
+from sitemill.web._dialing import Route, route
 from sitemill.web.livesite import Limits, LiveSite
 
 BODY = b"<!doctype html><title>a page</title>" * 20

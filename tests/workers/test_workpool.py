@@ -212,7 +212,7 @@ def test_a_ctrl_c_another_thread_takes_comes_after_the_held_block() -> None:
     # had gone. A held block now runs to its end and the Ctrl-C comes after it.
     import threading
 
-    from sitemill.workers._interrupts import interrupts_held
+    from sitemill.workers.interrupts import interrupts_held
 
     go = threading.Event()
 

@@ -9,9 +9,8 @@ from collections.abc import Mapping
 from typing import Final
 
 from sitemill.check._livepages import PageVerdict, live_alternates
-from sitemill.check._sameurl import resource_key
 from sitemill.check.problems import ALTERNATES, CheckReport
-from sitemill.check.served import status_problem
+from sitemill.check.served import resource_key, status_problem
 from sitemill.html.facts import read_page_facts
 from sitemill.lastmod.fingerprint.digest import MAX_FINGERPRINT_BYTES
 from sitemill.web.livesite import LiveAnswer, LiveSite

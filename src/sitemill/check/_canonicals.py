@@ -13,9 +13,8 @@ from typing import Final
 from urllib.parse import urlsplit
 
 from sitemill.check._livepages import PageVerdict
-from sitemill.check._sameurl import same_url
 from sitemill.check.problems import CANONICAL, CheckReport
-from sitemill.check.served import redirect_target, status_problem
+from sitemill.check.served import redirect_target, same_url, status_problem
 from sitemill.web.livesite import LiveAnswer, LiveSite
 
 MAX_CANONICALS_ASKED: Final = 2_000  # canonical URLs asked, at most

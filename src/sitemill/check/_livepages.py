@@ -25,7 +25,6 @@ from dataclasses import dataclass
 from typing import Final
 
 from sitemill.bounded.inflate import inflate_head
-from sitemill.check._sameurl import same_url
 from sitemill.check.problems import CANONICAL, PAGE, STALE, UNCHECKED, Problem
 from sitemill.check.published import Fingerprinting, PublishedPage, SiteFolder
 from sitemill.check.served import (
@@ -33,6 +32,7 @@ from sitemill.check.served import (
     media_type,
     redirect_target,
     robots_header_noindex,
+    same_url,
     status_problem,
 )
 from sitemill.filenames.outputs import stored_digest

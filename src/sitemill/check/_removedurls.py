@@ -17,10 +17,9 @@ from urllib.parse import urlsplit
 
 from sitemill.bounded.inflate import inflate_head
 from sitemill.check._livepages import MAX_TARGETS_ASKED
-from sitemill.check._sameurl import same_url
 from sitemill.check.problems import REMOVED_URL, UNCHECKED, CheckReport, Problem
 from sitemill.check.published import Published, smallest_hashes
-from sitemill.check.served import redirect_target
+from sitemill.check.served import redirect_target, same_url
 from sitemill.html.facts import PAGE_FACTS_BYTES, read_page_facts
 from sitemill.html.links import resolve_url
 from sitemill.state.removedurls import RemovedUrl

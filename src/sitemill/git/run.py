@@ -17,7 +17,7 @@ from typing import IO, Any
 
 from sitemill.errors import GitError
 from sitemill.git.trust import SETTINGS, driver_settings, find_top, git_env, with_settings
-from sitemill.workers.gate import StartGate
+from sitemill.workers.interrupts import StartGate
 
 try:
     import fcntl
@@ -39,9 +39,9 @@ PIPE_BYTES = 1 << 20
 # SIGKILL (end_running): git takes milliseconds; one that ignores SIGTERM would outlive the run.
 ENDING_GRACE = 5.0
 _RUNNING: set[subprocess.Popen[bytes]] = set()  # the commands under way (end_running)
-# A command starts through it, and end_running closes it (workers.gate): a thread that asks for
-# a git once the run is ending (its signal reached the group before this git existed) is told the
-# run is interrupted, and never leaves a git behind the ended process.
+# A command starts through it, and end_running closes it (workers.interrupts): a thread that asks
+# for a git once the run is ending (its signal reached the group before this git existed) is told
+# the run is interrupted, and never leaves a git behind the ended process.
 _GATE = StartGate()
 _TERMINATION: list[type[KeyboardInterrupt]] = []  # how SIGTERM ends this process (terminated_as)
 

@@ -5,7 +5,7 @@
 # request's deadline or its silence, whichever is sooner, and ends as a socket's timeout ends it
 # under urllib: a connection that cannot be made (or a request not sent on a new one) is a
 # URLError, a deadline met a FetchError, a silence a TimeoutError. Routes and proxies are
-# web.connection's; the answer is read as http.client reads it (web.answers). A connection whose
+# web.dialing's; the answer is read as http.client reads it (web.answers). A connection whose
 # answer was read whole goes back to ``Streams`` for the next request to its origin.
 
 from __future__ import annotations
@@ -21,9 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 from urllib.parse import urlsplit
 
-from sitemill.web import _connection as connection
-from sitemill.web._connection import Route
-from sitemill.web._dialing import Stream, open_stream
+from sitemill.web._dialing import Route, Stream, open_stream, route
 from sitemill.web._waits import Waits, Watch
 from sitemill.web.answers import BodyWanted, Reply, read_head, read_reply, read_status
 
@@ -49,7 +47,7 @@ class Streams:
         """How ``origin`` (``scheme://host[:port]``) is reached."""
         found = self._routes.get(origin)
         if found is None:
-            found = self._routes[origin] = connection.route(origin + "/", self.proxies)
+            found = self._routes[origin] = route(origin + "/", self.proxies)
         return found
 
     def request(

@@ -21,7 +21,7 @@ import os
 import threading
 from typing import TYPE_CHECKING
 
-from sitemill.workers._interrupts import ignore_interrupts
+from sitemill.workers.interrupts import ignore_interrupts
 
 if TYPE_CHECKING:
     from multiprocessing.connection import Connection

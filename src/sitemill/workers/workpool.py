@@ -21,8 +21,7 @@ from logging import LogRecord
 from types import TracebackType
 from typing import TYPE_CHECKING, Final, TypeVar
 
-from sitemill.workers._interrupts import interrupts_held
-from sitemill.workers.gate import StartGate
+from sitemill.workers.interrupts import StartGate, interrupts_held
 
 if TYPE_CHECKING:  # (imported when a pool starts: multiprocessing costs 40 ms to import)
     from concurrent.futures import ProcessPoolExecutor
@@ -219,9 +218,9 @@ def _context() -> BaseContext:
     return multiprocessing.get_context("spawn")
 
 
-# The fork server starts through it, and stop_workers_now closes it (workers.gate): a thread that
-# asks for it once the run is ending (git's thread, its git log read as the signal came) is told
-# the run is interrupted, and never starts helpers after they were stopped.
+# The fork server starts through it, and stop_workers_now closes it (workers.interrupts): a thread
+# that asks for it once the run is ending (git's thread, its git log read as the signal came) is
+# told the run is interrupted, and never starts helpers after they were stopped.
 _HELPERS = StartGate()
 
 

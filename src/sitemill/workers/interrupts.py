@@ -1,4 +1,5 @@
-"""Ctrl-C and worker processes: the main process alone answers it."""
+"""Ctrl-C and worker processes: the main process alone answers it; a start refused once the run
+is ending (the one lock a start and the run's end both take)."""
 # A terminal sends SIGINT to its whole foreground process group: the fork server and the workers
 # too. One that gets it prints a KeyboardInterrupt's traceback (in the middle of its imports, or
 # idle on its queue) and breaks the pool, and the work then left to this process (workers.workpool)
@@ -9,6 +10,14 @@
 # Python raises KeyboardInterrupt in the main thread at once, in the middle of a worker's start,
 # which then fails to be born after this process has gone (a traceback on the terminal); so the main
 # thread also defers its KeyboardInterrupt to the end of the block.
+#
+# An interrupted run ends what it started (git commands: git.run.end_running; the fork server and
+# the resource tracker: workers.workpool.stop_workers_now) while other threads may still ask to
+# start more (git's thread, its git log read as the signal came). A start asked after the end
+# would outlive the run; so a start and the end take one lock, and a start after the end is told
+# the run is interrupted (KeyboardInterrupt, in the thread that asked). A process that goes on
+# after an interrupted run (a library caller, a test running the CLI in its own process) opens
+# the gate again.
 
 from __future__ import annotations
 
@@ -76,3 +85,35 @@ def _deferred() -> Iterator[None]:
 def ignore_interrupts() -> None:
     """In a worker (a pool's initializer): Ctrl-C is the main process's to answer."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+class StartGate:
+    """Starts under one lock, refused once ``closing`` has run, until ``reopen``."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._closed = threading.Event()
+
+    @contextmanager
+    def starting(self) -> Iterator[None]:
+        """Hold the lock while the block starts something; KeyboardInterrupt if closed."""
+        with self._lock:
+            if self._closed.is_set():
+                raise KeyboardInterrupt
+            yield
+
+    @contextmanager
+    def closing(self) -> Iterator[None]:
+        """Close the gate and hold the lock while the block ends what was started."""
+        with self._lock:
+            self._closed.set()
+            yield
+
+    def reopen(self) -> None:
+        """Starts are allowed again."""
+        with self._lock:
+            self._closed.clear()
+
+    def closed(self) -> bool:
+        """Whether the run is ending (closing ran, no reopen since)."""
+        return self._closed.is_set()
