@@ -111,8 +111,11 @@ EARLIER_VERSIONS: Final = frozenset({12})
 # targetmoves.host_moves, hosts_moved_alone; the pages a commit changed, where a census counts
 # them, are those it edited, not those it deleted or added: sectioncensus.census_of);
 # 13: issue 79 (the commits of one second are one commit, a page's versions in it one version,
-# the newest: history.versions.one_a_second).
-DATING_RULES: Final = 13
+# the newest: history.versions.one_a_second); 14: issue 79 (a link re-pointed within the
+# document it leads to, its fragment alone changed, is no edit of the page's: a member's anchor
+# named by a hash of its declaration, re-pointed on every page that links to it;
+# history.targetmoves.repointed_apart, edits.REPOINTED).
+DATING_RULES: Final = 14
 HTML_SUFFIXES: Final = (".html", ".htm")
 # A page is fingerprinted from at most its first this many bytes, wherever it is read (a
 # tree, a bucket, an old git version), so that one page gives one fingerprint everywhere.

@@ -16,6 +16,7 @@ from sitemill.lastmod.history._targetmoves import (
     REPEAT,
     host_moves,
     own_leaves,
+    repointed_apart,
     rewrites,
     self_links,
     shared_ends,
@@ -42,9 +43,10 @@ _LINK_END: Final = "E"  # (the token of a link's end: fingerprint.targetmarks.LI
 # its links (history.stopedits.own_path), each stop's sketch kept (editparts.edit_sketch), and
 # targets of a kind moved one way beside a few that came or went named by the move
 # (targetmoves.rewrites): a name an earlier sitemill remembered is not recalled; and since an
-# exact name names another site's host moved alone by its move (targetmoves.host_moves). At most
+# exact name names another site's host moved alone by its move (targetmoves.host_moves); and since
+# a link re-pointed within the document it leads to is none (targetmoves.repointed_apart). At most
 # 9 bytes, so that with "/exact", "/parts" or "/sketch" it fits blake2b's person (16).
-_KEYS: Final = b"hostmove2"
+_KEYS: Final = b"fragments"
 # The tokens an edit took out and put in (moves_of).
 Moves = tuple[list[str], list[str]]
 SUM_BITS: Final = 48  # (a token_sum's size: a deploy's distinct edits never meet by chance)
@@ -70,6 +72,8 @@ def edit_of(newer: str, older: str, own: str = "") -> str:
     if recased(*sequences):
         return RECASED
     old, new = Counter(sequences[0]), Counter(sequences[1])
+    if _repointed_alone(_repeats(old, new), sequences, old, new):
+        return REPOINTED
     return _edit_name(new, old, _ordered(_named_moves(new, old, own), sequences, old, new))
 
 
@@ -88,6 +92,8 @@ def names_of(newer: str, older: str, own: str = "") -> tuple[str, str, Moves, li
         return RESPELLED, RESPELLED, moves, links
     if recased(*sequences):
         return RECASED, RECASED, moves, links
+    if _repointed_alone(repeats, sequences, old, new):
+        return REPOINTED, REPOINTED, moves, links
     exact = hash_edit(*named_by_kind(*host_moves(*repeats)))
     return _edit_name(new, old, moves), exact, moves, links
 
@@ -213,7 +219,8 @@ def sum_edit(newer: int, older: int) -> int:
 
 def _repeats(old: Counter[str], new: Counter[str]) -> tuple[list[str], list[str]]:
     """The tokens taken out and put in (sorted), a mark on both sides (a description written
-    twice, now once) named by its kind and whether it fell or rose: a repeat is no page's own."""
+    twice, now once) named by its kind and whether it fell or rose: a repeat is no page's own;
+    a link re-pointed within the document it leads to is none (targetmoves.repointed_apart)."""
     removed: list[str] = []
     added: list[str] = []
     for token in _differing(old, new):
@@ -221,7 +228,29 @@ def _repeats(old: Counter[str], new: Counter[str]) -> tuple[list[str], list[str]
             (removed if old[token] > new[token] else added).append(token[:1] + REPEAT + "repeat")
         else:
             (removed if old[token] > new[token] else added).append(token)
-    return sorted(set(removed)), sorted(set(added))
+    return repointed_apart(sorted(set(removed)), sorted(set(added)))
+
+
+# The name of an edit that only re-pointed links within the documents they lead to, their
+# fragments (_repointed_alone): no content, as another site's host moved alone is none
+# (history.stopedits names it STAMP_EDIT).
+REPOINTED: Final = "7" + "0" * 31
+
+
+def _repointed_alone(
+    repeats: tuple[list[str], list[str]],
+    sequences: tuple[list[str], list[str]],
+    old: Counter[str],
+    new: Counter[str],
+) -> bool:
+    """Whether the versions ``old`` and ``new`` (their tokens counted, and in order:
+    ``sequences``) differ in their links' fragments alone (``repeats``, _repeats, is empty
+    where they differ), what they kept in its order."""
+    return (
+        not (repeats[0] or repeats[1])
+        and bool(_differing(old, new))
+        and not moved_within(*sequences, old, new)
+    )
 
 
 def hash_edit(removed: list[str], added: list[str]) -> str:
