@@ -10,7 +10,13 @@ from difflib import SequenceMatcher
 from typing import Final
 
 from sitemill.lastmod.fingerprint.targetmarks import MARK_EDGE, TITLE_END
-from sitemill.lastmod.history._respacing import RECASED, RESPACED, recased, respaced
+from sitemill.lastmod.history._respacing import (
+    RECASED,
+    RESPACED,
+    recased,
+    respaced,
+    respaced_runs,
+)
 from sitemill.lastmod.history._targetmoves import (
     LEAF,
     REPEAT,
@@ -68,7 +74,7 @@ def edit_of(newer: str, older: str, own: str = "") -> str:
         return RESPACED
     if is_respelled(newer, older):
         return RESPELLED
-    sequences = (_sequence(older), _sequence(newer))
+    sequences = respaced_runs(_sequence(older), _sequence(newer))
     if recased(*sequences):
         return RECASED
     old, new = Counter(sequences[0]), Counter(sequences[1])
@@ -81,7 +87,7 @@ def names_of(newer: str, older: str, own: str = "") -> tuple[str, str, Moves, li
     """edit_of, exact_of and moves_of of one edit at once, each version's tokens made once (a
     stop's edit is named all three ways: history.stopedits), and the targets of the site's own
     links it put in or took out, each as it is (not by a move: site_links)."""
-    sequences = (_sequence(older), _sequence(newer))
+    sequences = respaced_runs(_sequence(older), _sequence(newer))
     old, new = Counter(sequences[0]), Counter(sequences[1])
     repeats = _repeats(old, new)
     moves = _ordered(_named_moves(new, old, own, repeats), sequences, old, new)
@@ -130,7 +136,7 @@ def moves_of(newer: str, older: str, own: str = "") -> Moves:
     """The tokens edit_of's edit took out and put in (history.editparts names its parts): a
     mark's kind letter and value, "t" and a title word, "w" and a word, "R" and a move, or
     "O" and a token it kept but moved (moved_within)."""
-    sequences = (_sequence(older), _sequence(newer))
+    sequences = respaced_runs(_sequence(older), _sequence(newer))
     old, new = Counter(sequences[0]), Counter(sequences[1])
     return _ordered(_named_moves(new, old, own), sequences, old, new)
 
@@ -189,7 +195,7 @@ def exact_of(newer: str, older: str) -> str:
         return RESPACED
     if is_respelled(newer, older):
         return RESPELLED
-    sequences = (_sequence(older), _sequence(newer))
+    sequences = respaced_runs(_sequence(older), _sequence(newer))
     if recased(*sequences):
         return RECASED
     return hash_edit(
