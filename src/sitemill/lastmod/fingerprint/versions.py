@@ -114,7 +114,9 @@ EARLIER_VERSIONS: Final = frozenset({12})
 # the newest: history.versions.one_a_second); 14: issue 79 (a link re-pointed within the
 # document it leads to, its fragment alone changed, is no edit of the page's: a member's anchor
 # named by a hash of its declaration, re-pointed on every page that links to it;
-# history.targetmoves.repointed_apart, edits.REPOINTED).
+# history.targetmoves.repointed_apart, edits.REPOINTED; an edit's words read as the fingerprint
+# reads them, white space beside anything but a letter or a digit no word's end:
+# history.respacing.respaced_runs).
 DATING_RULES: Final = 14
 HTML_SUFFIXES: Final = (".html", ".htm")
 # A page is fingerprinted from at most its first this many bytes, wherever it is read (a
