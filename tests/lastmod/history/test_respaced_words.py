@@ -26,30 +26,44 @@ def _line(number: int, code: str, glued: bool) -> str:
     return f"<div class='line'><span class='lineno'>{number:>5}</span>{gap}{code}</div>"
 
 
+def _code(index: int, name: str, glued: bool, changed: bool, comment: str) -> list[str]:
+    """The lines of header ``name`` (the ``index``-th: as many lines of its own), each
+    starting with a sign, so that "1#ifndef" reads as "1 #ifndef"."""
+    guard = f"PROJECT_{name.upper()}_H"
+    return [
+        f"#ifndef {guard}",
+        f"#define {guard}",
+        f"<span class='comment'>/* {comment}. */</span>",
+        *(f"#include &lt;{name}/part{n}.h&gt;" for n in range(2 * index)),
+        "#define CALL(args) f(args &amp;&amp;" + ("..." if glued else "... ") + "args)",
+        "#define SIZE 8" if changed else "#define SIZE 4",
+        "#endif",
+    ]
+
+
 def source(release: str, *, glued: bool, changed: str = "", worded: str = "") -> dict[str, str]:
     """A source page per header file: its lines numbered, and the release in every page;
     ``changed``: the file whose code the release changed; ``worded``: the file whose
     comment lost the space between two words."""
-    pages = {}
-    for index, name in enumerate(FILES):
-        guard = f"PROJECT_{name.upper()}_H"
-        comment = "Installit here" if name == worded else "Install it here"
-        code = [
-            f"#ifndef {guard}",
-            f"#define {guard}",
-            f"<span class='comment'>/* {comment}. */</span>",
-            *(f"#include &lt;{name}/part{n}.h&gt;" for n in range(2 * index)),  # (its own lines)
-            "#define CALL(args) f(args &amp;&amp;" + ("..." if glued else "... ") + "args)",
-            "#define SIZE 4" if name != changed else "#define SIZE 8",
-            "#endif",
-        ]
-        lines = "".join(_line(n, text, glued) for n, text in enumerate(code, start=1))
-        pages[f"{name}_8h_source.html"] = (
-            f"<html><head><title>Project: {name}.h Source File</title></head><body>"
-            f"<div id='projectnumber'>{release}</div><div class='contents'>"
-            f"<div class='fragment'>{lines}</div></div></body></html>\n"
+    head = "<html><head><title>Project: {}.h Source File</title></head><body>"
+    shown = f"<div id='projectnumber'>{release}</div><div class='contents'><div class='fragment'>"
+    numbered = {
+        name: _code(
+            at,
+            name,
+            glued,
+            name == changed,
+            "Install" + ("" if name == worded else " ") + "it here",
         )
-    return pages
+        for at, name in enumerate(FILES)
+    }
+    return {
+        f"{name}_8h_source.html": head.format(name)
+        + shown
+        + "".join(_line(n, text, glued) for n, text in enumerate(code, start=1))
+        + "</div></div></body></html>\n"
+        for name, code in numbered.items()
+    }
 
 
 def test_line_numbers_glued_to_the_code_date_no_source_page(tmp_path: Path) -> None:
