@@ -63,21 +63,25 @@ def recased(older: list[str], newer: list[str]) -> bool:
 # that the other holds, as one, respaced, is the same words.
 
 
-def respaced_runs(older: list[str], newer: list[str]) -> tuple[list[str], list[str]]:
+def respaced_runs(
+    older: list[str], newer: list[str], old: Counter[str], new: Counter[str]
+) -> tuple[list[str], list[str]] | None:
     """The token sequences ``older`` and ``newer`` (history.edits._sequence: "w" and a word
-    of the text, any other a mark or a title's word) with each run of consecutive words counted
-    differently that the other version also holds as a run, once the white space a fingerprint
-    leaves out is left out (fingerprint.digest.spaced), made one word on both sides: an edit
-    that respaced them named as the fingerprint reads it, no edit of those words (see above).
-    The sequences as they are when no run is shared."""
-    old, new = Counter(older), Counter(newer)
+    of the text, any other a mark or a title's word; counted: ``old``, ``new``) with each run
+    of consecutive words counted differently that the other version also holds as a run, once
+    the white space a fingerprint leaves out is left out (fingerprint.digest.spaced), made one
+    word on both sides: an edit that respaced them named as the fingerprint reads it, no edit
+    of those words (see above). None when no run is shared."""
     differing = {token for token, _ in old.items() ^ new.items() if token[:1] == "w"}
     if not differing:
-        return older, newer
+        return None
     before, after = _runs(older, differing), _runs(newer, differing)
+    # (a run of one word on both sides is that word: no run of several, nothing to make one)
+    several = {word for (start, end), word in (*before.items(), *after.items()) if end > start + 1}
     shared = Counter(before.values()) & Counter(after.values())
+    shared = Counter({word: count for word, count in shared.items() if word in several})
     if not shared:
-        return older, newer
+        return None
     return _glued(older, before, Counter(shared)), _glued(newer, after, Counter(shared))
 
 
@@ -85,14 +89,17 @@ def _runs(sequence: list[str], differing: set[str]) -> dict[tuple[int, int], str
     """The runs of consecutive words of ``sequence`` in ``differing`` (start, end), each as
     the fingerprint reads it (its words joined by a space, spaced)."""
     runs: dict[tuple[int, int], str] = {}
-    start = None
-    for at, token in enumerate([*sequence, ""]):
-        if token in differing:
-            start = at if start is None else start
-            continue
-        if start is not None:
-            runs[start, at] = "w" + spaced(" ".join(word[1:] for word in sequence[start:at]))
-            start = None
+    places = [at for at, token in enumerate(sequence) if token in differing]
+    for at, place in enumerate(places):
+        if at and places[at - 1] == place - 1:
+            continue  # (inside a run begun before)
+        end = place + 1
+        while end < len(sequence) and sequence[end] in differing:
+            end += 1
+        if end == place + 1:
+            runs[place, end] = sequence[place]  # (one word: as it is, no white space in it)
+        else:
+            runs[place, end] = "w" + spaced(" ".join(word[1:] for word in sequence[place:end]))
     return runs
 
 

@@ -74,10 +74,9 @@ def edit_of(newer: str, older: str, own: str = "") -> str:
         return RESPACED
     if is_respelled(newer, older):
         return RESPELLED
-    sequences = respaced_runs(_sequence(older), _sequence(newer))
+    sequences, old, new = _versions(older, newer)
     if recased(*sequences):
         return RECASED
-    old, new = Counter(sequences[0]), Counter(sequences[1])
     if _repointed_alone(_repeats(old, new), sequences, old, new):
         return REPOINTED
     return _edit_name(new, old, _ordered(_named_moves(new, old, own), sequences, old, new))
@@ -87,8 +86,7 @@ def names_of(newer: str, older: str, own: str = "") -> tuple[str, str, Moves, li
     """edit_of, exact_of and moves_of of one edit at once, each version's tokens made once (a
     stop's edit is named all three ways: history.stopedits), and the targets of the site's own
     links it put in or took out, each as it is (not by a move: site_links)."""
-    sequences = respaced_runs(_sequence(older), _sequence(newer))
-    old, new = Counter(sequences[0]), Counter(sequences[1])
+    sequences, old, new = _versions(older, newer)
     repeats = _repeats(old, new)
     moves = _ordered(_named_moves(new, old, own, repeats), sequences, old, new)
     links = site_links(repeats)
@@ -136,8 +134,7 @@ def moves_of(newer: str, older: str, own: str = "") -> Moves:
     """The tokens edit_of's edit took out and put in (history.editparts names its parts): a
     mark's kind letter and value, "t" and a title word, "w" and a word, "R" and a move, or
     "O" and a token it kept but moved (moved_within)."""
-    sequences = respaced_runs(_sequence(older), _sequence(newer))
-    old, new = Counter(sequences[0]), Counter(sequences[1])
+    sequences, old, new = _versions(older, newer)
     return _ordered(_named_moves(new, old, own), sequences, old, new)
 
 
@@ -195,12 +192,10 @@ def exact_of(newer: str, older: str) -> str:
         return RESPACED
     if is_respelled(newer, older):
         return RESPELLED
-    sequences = respaced_runs(_sequence(older), _sequence(newer))
+    sequences, old, new = _versions(older, newer)
     if recased(*sequences):
         return RECASED
-    return hash_edit(
-        *named_by_kind(*host_moves(*_repeats(Counter(sequences[0]), Counter(sequences[1]))))
-    )
+    return hash_edit(*named_by_kind(*host_moves(*_repeats(old, new))))
 
 
 def token_sum(reduction: str) -> int:
@@ -282,6 +277,19 @@ def is_site_wide(edit: str) -> bool:
     descriptions (the site's name, "Welcome to <name>"); its first hex digit is 8 to f (0 to 7
     for any other edit). Only the same edit on many pages of one commit is template."""
     return edit[:1] in _KIND_DIGITS["site-wide"]
+
+
+def _versions(
+    older: str, newer: str
+) -> tuple[tuple[list[str], list[str]], Counter[str], Counter[str]]:
+    """The token sequences of reductions ``older`` and ``newer`` (_sequence), the runs of words
+    only respaced made one (respacing.respaced_runs), and their tokens counted."""
+    sequences = (_sequence(older), _sequence(newer))
+    old, new = Counter(sequences[0]), Counter(sequences[1])
+    glued = respaced_runs(*sequences, old, new)
+    if glued is None:
+        return sequences, old, new
+    return glued, Counter(glued[0]), Counter(glued[1])
 
 
 def _tokens(reduction: str, *, valued: bool = True) -> Counter[str]:
