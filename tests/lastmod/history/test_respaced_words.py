@@ -14,6 +14,7 @@ from pathlib import Path
 
 from gitutil import commit, make_repo
 from sitemill.lastmod.fingerprint.digest import reduce_html
+from sitemill.lastmod.history._respacing import RECASED
 from sitemill.lastmod.history.edits import edit_of
 from treedates import at, built_lastmods
 
@@ -94,3 +95,10 @@ def test_a_run_respaced_names_no_words() -> None:
         reduced("Release 3.11.0 of it: Installit."), reduced("Release 3.10.0 of it: Install it.")
     )
     assert glued != release
+    # (words recased beside the same words that stood: no run respaced, the edit a recasing)
+    assert (
+        edit_of(
+            reduced("Front Matter then Front Matter"), reduced("front matter then Front Matter")
+        )
+        == RECASED
+    )

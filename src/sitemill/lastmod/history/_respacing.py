@@ -76,10 +76,14 @@ def respaced_runs(
     if not differing:
         return None
     before, after = _runs(older, differing), _runs(newer, differing)
-    # (a run of one word on both sides is that word: no run of several, nothing to make one)
-    several = {word for (start, end), word in (*before.items(), *after.items()) if end > start + 1}
     shared = Counter(before.values()) & Counter(after.values())
-    shared = Counter({word: count for word, count in shared.items() if word in several})
+    # (only a reading the two versions split into words differently was respaced: the same
+    # words on both sides, "front matter" made "Front Matter" beside a "Front Matter" that
+    # stood, are words the edit counted anew, not respaced)
+    split = (_splits(older, before), _splits(newer, after))
+    shared = Counter(
+        {word: count for word, count in shared.items() if split[0][word] != split[1][word]}
+    )
     if not shared:
         return None
     return _glued(older, before, Counter(shared)), _glued(newer, after, Counter(shared))
@@ -101,6 +105,16 @@ def _runs(sequence: list[str], differing: set[str]) -> dict[tuple[int, int], str
         else:
             runs[place, end] = "w" + spaced(" ".join(word[1:] for word in sequence[place:end]))
     return runs
+
+
+def _splits(
+    sequence: list[str], runs: dict[tuple[int, int], str]
+) -> dict[str, set[tuple[str, ...]]]:
+    """How ``sequence`` splits each reading of its ``runs`` into words."""
+    found: dict[str, set[tuple[str, ...]]] = {}
+    for (start, end), word in runs.items():
+        found.setdefault(word, set()).add(tuple(sequence[start:end]))
+    return found
 
 
 def _glued(
