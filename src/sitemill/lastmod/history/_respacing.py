@@ -73,7 +73,8 @@ def respaced_runs(
     word on both sides: an edit that respaced them named as the fingerprint reads it, no edit
     of those words (see above). None when no run is shared."""
     differing = {token for token, _ in old.items() ^ new.items() if token[:1] == "w"}
-    if not differing:
+    fell = {token for token in differing if old[token] > new[token]}
+    if not (_glues(differing - fell, fell) or _glues(fell, differing - fell)):
         return None
     before, after = _runs(older, differing), _runs(newer, differing)
     shared = Counter(before.values()) & Counter(after.values())
@@ -87,6 +88,20 @@ def respaced_runs(
     if not shared:
         return None
     return _glued(older, before, Counter(shared)), _glued(newer, after, Counter(shared))
+
+
+def _glues(glued: set[str], pieces: set[str]) -> bool:
+    """Whether a word of ``glued`` (those one version has more of) may be words of ``pieces``
+    (those the other has more of) respaced: one of its starts, a word and more, is one of
+    them ("1#ifndef" and "1"); the first word of a run respaced is always counted differently,
+    so a version whose words glue none of the other's has no run to make one (a release
+    number bumped: "3.11.0" and "3.10.0")."""
+    return any(
+        word[:end] in pieces
+        for word in glued
+        if not word[1:].isalnum()
+        for end in range(2, len(word))
+    )
 
 
 def _runs(sequence: list[str], differing: set[str]) -> dict[tuple[int, int], str]:
