@@ -39,6 +39,7 @@ __all__ = [
     "reduce_file",
     "reduce_html",
     "reduction_fingerprint",
+    "spaced",
 ]
 
 
@@ -169,6 +170,12 @@ def fingerprint_html_reduced(
 def reduction_fingerprint(reduction: str, version: int = FINGERPRINT_VERSION) -> str:
     """The fingerprint of an HTML page whose reduction (reduce_html) is ``reduction``."""
     return _hashed(_spaced(reduction, version))
+
+
+def spaced(text: str) -> str:
+    """``text`` less the white space a fingerprint reads as no word's end (_spaced): what an
+    edit is named by where it moved white space alone (history.respacing.respaced_runs)."""
+    return _spaced(text, FINGERPRINT_VERSION)
 
 
 def _spaced(reduction: str, version: int) -> str:

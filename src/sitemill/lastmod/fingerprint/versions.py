@@ -118,8 +118,13 @@ EARLIER_VERSIONS: Final = frozenset({12})
 # the newest: history.versions.one_a_second); 14: issue 79 (a link's end put in or taken out is
 # named by its kind on either side, so the same links put in on a page that held none and on one
 # that held some are one edit: history.edits._repeats); 15: issue 79 (a target moved from another
-# host onto the site's own, the rest kept, is no content either: targetmoves.hosts_moved_alone).
-DATING_RULES: Final = 15
+# host onto the site's own, the rest kept, is no content either: targetmoves.hosts_moved_alone);
+# 16: issue 79 (a link re-pointed within the document it leads to, its fragment alone changed,
+# is no edit of the page's: a member's anchor named by a hash of its declaration, re-pointed on
+# every page that links to it; history.targetmoves.repointed_apart, edits.REPOINTED; an edit's
+# words read as the fingerprint reads them, white space beside anything but a letter or a digit
+# no word's end: history.respacing.respaced_runs).
+DATING_RULES: Final = 16
 HTML_SUFFIXES: Final = (".html", ".htm")
 # A page is fingerprinted from at most its first this many bytes, wherever it is read (a
 # tree, a bucket, an old git version), so that one page gives one fingerprint everywhere.

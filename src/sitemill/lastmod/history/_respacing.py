@@ -10,7 +10,10 @@ case (history.edits)."""
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Final
+
+from sitemill.lastmod.fingerprint.digest import spaced
 
 RESPACED: Final = "5" + "0" * 31
 # A theme that capitalises each tag's name where its tag page shows it (Congo 2.8: "users" made
@@ -47,3 +50,99 @@ def recased(older: list[str], newer: list[str]) -> bool:
         old == new or (old[:1] == new[:1] and old[:1] in "tw" and old.casefold() == new.casefold())
         for old, new in zip(older, newer, strict=True)
     )
+
+
+# White space the fingerprint reads as no word's end (beside anything but a letter or a digit,
+# fingerprint version 5) is no edit's either. Words are split at white space, so a generator
+# that dropped the space between each source line's number and its code ("1 #ifndef" made
+# "1#ifndef": Doxygen 1.9.4's line numbers, read alike by the fingerprint) or re-spaced a
+# signature ("&&... args)" made "&&...args)") took out and put in words on every such page, and
+# those pages' edit beside a release bumped on every page was their own (issue 79: 4 pages of
+# a C++ reference dated by releases that changed none of their words). respaced_runs reads each
+# run of the words an edit took out or put in as the fingerprint reads it: a run of one version
+# that the other holds, as one, respaced, is the same words.
+
+
+def respaced_runs(
+    older: list[str], newer: list[str], old: Counter[str], new: Counter[str]
+) -> tuple[list[str], list[str]] | None:
+    """The token sequences ``older`` and ``newer`` (history.edits._sequence: "w" and a word
+    of the text, any other a mark or a title's word; counted: ``old``, ``new``) with each run
+    of consecutive words counted differently that the other version also holds as a run, once
+    the white space a fingerprint leaves out is left out (fingerprint.digest.spaced), made one
+    word on both sides: an edit that respaced them named as the fingerprint reads it, no edit
+    of those words (see above). None when no run is shared."""
+    differing = {token for token, _ in old.items() ^ new.items() if token[:1] == "w"}
+    fell = {token for token in differing if old[token] > new[token]}
+    if not (_glues(differing - fell, fell) or _glues(fell, differing - fell)):
+        return None
+    before, after = _runs(older, differing), _runs(newer, differing)
+    shared = Counter(before.values()) & Counter(after.values())
+    # (only a reading the two versions split into words differently was respaced: the same
+    # words on both sides, "front matter" made "Front Matter" beside a "Front Matter" that
+    # stood, are words the edit counted anew, not respaced)
+    split = (_splits(older, before), _splits(newer, after))
+    shared = Counter(
+        {word: count for word, count in shared.items() if split[0][word] != split[1][word]}
+    )
+    if not shared:
+        return None
+    return _glued(older, before, Counter(shared)), _glued(newer, after, Counter(shared))
+
+
+def _glues(glued: set[str], pieces: set[str]) -> bool:
+    """Whether a word of ``glued`` (those one version has more of) may be words of ``pieces``
+    (those the other has more of) respaced: one of its starts, a word and more, is one of
+    them ("1#ifndef" and "1"); the first word of a run respaced is always counted differently,
+    so a version whose words glue none of the other's has no run to make one (a release
+    number bumped: "3.11.0" and "3.10.0")."""
+    return any(
+        word[:end] in pieces
+        for word in glued
+        if not word[1:].isalnum()
+        for end in range(2, len(word))
+    )
+
+
+def _runs(sequence: list[str], differing: set[str]) -> dict[tuple[int, int], str]:
+    """The runs of consecutive words of ``sequence`` in ``differing`` (start, end), each as
+    the fingerprint reads it (its words joined by a space, spaced)."""
+    runs: dict[tuple[int, int], str] = {}
+    places = [at for at, token in enumerate(sequence) if token in differing]
+    for at, place in enumerate(places):
+        if at and places[at - 1] == place - 1:
+            continue  # (inside a run begun before)
+        end = place + 1
+        while end < len(sequence) and sequence[end] in differing:
+            end += 1
+        if end == place + 1:
+            runs[place, end] = sequence[place]  # (one word: as it is, no white space in it)
+        else:
+            runs[place, end] = "w" + spaced(" ".join(word[1:] for word in sequence[place:end]))
+    return runs
+
+
+def _splits(
+    sequence: list[str], runs: dict[tuple[int, int], str]
+) -> dict[str, set[tuple[str, ...]]]:
+    """How ``sequence`` splits each reading of its ``runs`` into words."""
+    found: dict[str, set[tuple[str, ...]]] = {}
+    for (start, end), word in runs.items():
+        found.setdefault(word, set()).add(tuple(sequence[start:end]))
+    return found
+
+
+def _glued(
+    sequence: list[str], runs: dict[tuple[int, int], str], shared: Counter[str]
+) -> list[str]:
+    """``sequence`` with each of its ``runs`` whose reading is ``shared`` (as often as it is)
+    made one word, its reading."""
+    out: list[str] = []
+    last = 0
+    for (start, end), word in sorted(runs.items()):
+        if shared[word] > 0:
+            shared[word] -= 1
+            out += sequence[last:start]
+            out.append(word)
+            last = end
+    return out + sequence[last:]

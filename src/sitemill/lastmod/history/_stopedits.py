@@ -1,7 +1,8 @@
 """The edit at each stop of a page's walk named: remembered from an earlier run, or read."""
 # history.templateedits counts the edits; here each one is named from the two versions around its
 # stop (edits.edit_of and exact_of), or STAMP_EDIT when it changed only the commits' stamps
-# (history.stamps) or only moved another site's scheme and host (no content either), and
+# (history.stamps), only moved another site's scheme and host or only re-pointed links within
+# the documents they lead to (no content either), and
 # remembered under its edit_key so that no run reads those versions again.
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from sitemill.lastmod.fingerprint.targets import target
 from sitemill.lastmod.history._editparts import edit_sketch, edit_tokens, parts_named
 from sitemill.lastmod.history._targetmoves import hosts_moved_alone
 from sitemill.lastmod.history.blobs import read_blobs
-from sitemill.lastmod.history.edits import edit_key, names_of
+from sitemill.lastmod.history.edits import REPOINTED, edit_key, names_of
 from sitemill.lastmod.history.stamps import CommitStamps
 from sitemill.lastmod.history.walk import HELD_CHARS, Run
 
@@ -253,13 +254,14 @@ def stop_names(
     ``times[1]``) to ``reductions[0]`` (the newer's, at ``times[0]``) of the page whose path
     the reduction spells ``own`` (own_path): its edit, exact edit, parts and sketch
     (edits.names_of, editparts.parts_named and edit_sketch) and tokens (edit_tokens), or
-    STAMP_EDIT five times when it changed only the commits' stamps (``stamps``) or only moved
-    another site's scheme and host (targetmoves.hosts_moved_alone): no content."""
+    STAMP_EDIT five times when it changed only the commits' stamps (``stamps``), only moved
+    another site's scheme and host (targetmoves.hosts_moved_alone) or only re-pointed links
+    within the documents they lead to (edits.REPOINTED): no content."""
     newer, older = reductions
     if stamps is not None and stamps.is_stamp_edit(newer, older, times):
         return STAMP_EDIT, STAMP_EDIT, STAMP_EDIT, STAMP_EDIT, STAMP_EDIT
     edit, exact, moves, links = names_of(newer, older, own)
-    if hosts_moved_alone(moves):  # (no content either: targetmoves.hosts_moved_alone)
+    if hosts_moved_alone(moves) or edit == REPOINTED:  # (no content either: see above)
         return STAMP_EDIT, STAMP_EDIT, STAMP_EDIT, STAMP_EDIT, STAMP_EDIT
     return edit, exact, parts_named(moves), edit_sketch(moves), edit_tokens(moves, links)
 

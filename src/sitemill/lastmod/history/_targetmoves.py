@@ -300,6 +300,37 @@ def _rewrite(old: str, new: str) -> str | None:
     return name
 
 
+def repointed_apart(removed: list[str], added: list[str]) -> tuple[list[str], list[str]]:
+    """``removed`` and ``added`` tokens (sorted) without the links that were re-pointed within
+    the document they lead to: a link's target taken out and one put in that differ in their
+    fragment alone (or one has none), paired in order. A fragment is a place in the document
+    the link leads to, named by that document (RFC 3986 section 3.5): where a reader lands in
+    it is that document's, and what the link says and which document it opens are the page's.
+    A generator that names each member's anchor by a hash of its declaration re-points every
+    link to the member when the declaration changes on the member's page (Doxygen:
+    ``basic_poly.html#ae757efa…`` made ``#af1ee362…`` on the class's member list and the
+    index pages, their words the same; issue 79), and a link to another site's section may
+    lose its fragment: neither is the linking page's edit. Links only: an image's fragment
+    picks what it shows (an icon of a sprite)."""
+    gone: dict[str, list[str]] = {}
+    come: dict[str, list[str]] = {}
+    for tokens, by_base in ((removed, gone), (added, come)):
+        for token in tokens:
+            if target_of(token, "H"):
+                by_base.setdefault(token.partition("#")[0], []).append(token)
+    paired: set[str] = set()
+    for base, taken in gone.items():
+        put = come.get(base, [])
+        for old, new in zip(taken, put, strict=False):
+            paired.update((old, new))
+    if not paired:
+        return removed, added
+    return (
+        [token for token in removed if token not in paired],
+        [token for token in added if token not in paired],
+    )
+
+
 def shared_ends(old: Sequence[object], new: Sequence[object]) -> tuple[int, int]:
     """How many items ``old`` and ``new`` share at their start, then at their end (never
     counting an item twice)."""

@@ -10,12 +10,19 @@ from difflib import SequenceMatcher
 from typing import Final
 
 from sitemill.lastmod.fingerprint.targetmarks import MARK_EDGE, TITLE_END
-from sitemill.lastmod.history._respacing import RECASED, RESPACED, recased, respaced
+from sitemill.lastmod.history._respacing import (
+    RECASED,
+    RESPACED,
+    recased,
+    respaced,
+    respaced_runs,
+)
 from sitemill.lastmod.history._targetmoves import (
     LEAF,
     REPEAT,
     host_moves,
     own_leaves,
+    repointed_apart,
     rewrites,
     self_links,
     shared_ends,
@@ -42,10 +49,11 @@ _LINK_END: Final = "E"  # (the token of a link's end: fingerprint.targetmarks.LI
 # its links (history.stopedits.own_path), each stop's sketch kept (editparts.edit_sketch), and
 # targets of a kind moved one way beside a few that came or went named by the move
 # (targetmoves.rewrites): a name an earlier sitemill remembered is not recalled; and since an
-# exact name names another site's host moved alone by its move (targetmoves.host_moves), and
-# since a link's end put in or taken out is named by its kind on either side (_repeats). At most
+# exact name names another site's host moved alone by its move (targetmoves.host_moves), since
+# a link's end put in or taken out is named by its kind on either side (_repeats), and since a
+# link re-pointed within the document it leads to is none (targetmoves.repointed_apart). At most
 # 9 bytes, so that with "/exact", "/parts" or "/sketch" it fits blake2b's person (16).
-_KEYS: Final = b"linkend"
+_KEYS: Final = b"fragments"
 # The tokens an edit took out and put in (moves_of).
 Moves = tuple[list[str], list[str]]
 SUM_BITS: Final = 48  # (a token_sum's size: a deploy's distinct edits never meet by chance)
@@ -67,10 +75,11 @@ def edit_of(newer: str, older: str, own: str = "") -> str:
         return RESPACED
     if is_respelled(newer, older):
         return RESPELLED
-    sequences = (_sequence(older), _sequence(newer))
+    sequences, old, new = _versions(older, newer)
     if recased(*sequences):
         return RECASED
-    old, new = Counter(sequences[0]), Counter(sequences[1])
+    if _repointed_alone(_repeats(old, new), sequences, old, new):
+        return REPOINTED
     return _edit_name(new, old, _ordered(_named_moves(new, old, own), sequences, old, new))
 
 
@@ -78,8 +87,7 @@ def names_of(newer: str, older: str, own: str = "") -> tuple[str, str, Moves, li
     """edit_of, exact_of and moves_of of one edit at once, each version's tokens made once (a
     stop's edit is named all three ways: history.stopedits), and the targets of the site's own
     links it put in or took out, each as it is (not by a move: site_links)."""
-    sequences = (_sequence(older), _sequence(newer))
-    old, new = Counter(sequences[0]), Counter(sequences[1])
+    sequences, old, new = _versions(older, newer)
     repeats = _repeats(old, new)
     moves = _ordered(_named_moves(new, old, own, repeats), sequences, old, new)
     links = site_links(repeats)
@@ -89,6 +97,8 @@ def names_of(newer: str, older: str, own: str = "") -> tuple[str, str, Moves, li
         return RESPELLED, RESPELLED, moves, links
     if recased(*sequences):
         return RECASED, RECASED, moves, links
+    if _repointed_alone(repeats, sequences, old, new):
+        return REPOINTED, REPOINTED, moves, links
     exact = hash_edit(*named_by_kind(*host_moves(*repeats)))
     return _edit_name(new, old, moves), exact, moves, links
 
@@ -125,8 +135,7 @@ def moves_of(newer: str, older: str, own: str = "") -> Moves:
     """The tokens edit_of's edit took out and put in (history.editparts names its parts): a
     mark's kind letter and value, "t" and a title word, "w" and a word, "R" and a move, or
     "O" and a token it kept but moved (moved_within)."""
-    sequences = (_sequence(older), _sequence(newer))
-    old, new = Counter(sequences[0]), Counter(sequences[1])
+    sequences, old, new = _versions(older, newer)
     return _ordered(_named_moves(new, old, own), sequences, old, new)
 
 
@@ -184,12 +193,10 @@ def exact_of(newer: str, older: str) -> str:
         return RESPACED
     if is_respelled(newer, older):
         return RESPELLED
-    sequences = (_sequence(older), _sequence(newer))
+    sequences, old, new = _versions(older, newer)
     if recased(*sequences):
         return RECASED
-    return hash_edit(
-        *named_by_kind(*host_moves(*_repeats(Counter(sequences[0]), Counter(sequences[1]))))
-    )
+    return hash_edit(*named_by_kind(*host_moves(*_repeats(old, new))))
 
 
 def token_sum(reduction: str) -> int:
@@ -217,7 +224,8 @@ def _repeats(old: Counter[str], new: Counter[str]) -> tuple[list[str], list[str]
     twice, now once) named by its kind and whether it fell or rose: a repeat is no page's own.
     A link's end is named so on either side: it says only that a link ends there, and the link
     put in (its target, its words) is named apart, so the same links put in on a page that
-    held none and on one that held some are one edit (issue 79: bookdown's "Buy" buttons)."""
+    held none and on one that held some are one edit (issue 79: bookdown's "Buy" buttons); a
+    link re-pointed within the document it leads to is none (targetmoves.repointed_apart)."""
     removed: list[str] = []
     added: list[str] = []
     for token in _differing(old, new):
@@ -225,7 +233,29 @@ def _repeats(old: Counter[str], new: Counter[str]) -> tuple[list[str], list[str]
             (removed if old[token] > new[token] else added).append(token[:1] + REPEAT + "repeat")
         else:
             (removed if old[token] > new[token] else added).append(token)
-    return sorted(set(removed)), sorted(set(added))
+    return repointed_apart(sorted(set(removed)), sorted(set(added)))
+
+
+# The name of an edit that only re-pointed links within the documents they lead to, their
+# fragments (_repointed_alone): no content, as another site's host moved alone is none
+# (history.stopedits names it STAMP_EDIT).
+REPOINTED: Final = "7" + "0" * 31
+
+
+def _repointed_alone(
+    repeats: tuple[list[str], list[str]],
+    sequences: tuple[list[str], list[str]],
+    old: Counter[str],
+    new: Counter[str],
+) -> bool:
+    """Whether the versions ``old`` and ``new`` (their tokens counted, and in order:
+    ``sequences``) differ in their links' fragments alone (``repeats``, _repeats, is empty
+    where they differ), what they kept in its order."""
+    return (
+        not (repeats[0] or repeats[1])
+        and bool(_differing(old, new))
+        and not moved_within(*sequences, old, new)
+    )
 
 
 def hash_edit(removed: list[str], added: list[str]) -> str:
@@ -251,6 +281,19 @@ def is_site_wide(edit: str) -> bool:
     descriptions (the site's name, "Welcome to <name>"); its first hex digit is 8 to f (0 to 7
     for any other edit). Only the same edit on many pages of one commit is template."""
     return edit[:1] in _KIND_DIGITS["site-wide"]
+
+
+def _versions(
+    older: str, newer: str
+) -> tuple[tuple[list[str], list[str]], Counter[str], Counter[str]]:
+    """The token sequences of reductions ``older`` and ``newer`` (_sequence), the runs of words
+    only respaced made one (respacing.respaced_runs), and their tokens counted."""
+    sequences = (_sequence(older), _sequence(newer))
+    old, new = Counter(sequences[0]), Counter(sequences[1])
+    glued = respaced_runs(*sequences, old, new)
+    if glued is None:
+        return sequences, old, new
+    return glued, Counter(glued[0]), Counter(glued[1])
 
 
 def _tokens(reduction: str, *, valued: bool = True) -> Counter[str]:
