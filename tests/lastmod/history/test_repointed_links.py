@@ -1,5 +1,5 @@
 """A link re-pointed within the document it leads to (its fragment alone changed, or gone) is
-no edit of the linking page (history.targetmoves.repointed_apart, dating rules 14): the fragment
+no edit of the linking page (history.targetmoves.repointed_apart, dating rules 16): the fragment
 is a place the other document names. A reference generator that names each member's anchor by
 a hash of its declaration re-points every link to the member when its declaration changes on
 the class's own page (Doxygen: ``basic_poly.html#ae757efa…`` made ``#af1ee362…`` on the member

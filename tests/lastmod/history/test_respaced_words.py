@@ -1,5 +1,5 @@
 """White space a fingerprint reads as no word's end (beside anything but a letter or a digit,
-fingerprint version 5) is no edit's either (history.respacing.respaced_runs, dating rules 14).
+fingerprint version 5) is no edit's either (history.respacing.respaced_runs, dating rules 16).
 A generator release that dropped the space between each source line's number and its code
 ("1 #ifndef" made "1#ifndef": Doxygen 1.9.4) and re-spaced signatures ("&&... args)" made
 "&&...args)"), beside the project's release bumped on every page, changed no word of a source
