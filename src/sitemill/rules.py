@@ -83,7 +83,7 @@ def is_leftover_html_sitemap(head: bytes | None) -> bool:
     user's page, as any)."""
     if head is None:
         return False
-    from sitemill.html.generator import made_by_sitemill  # (loads only for a sitemap.html)
+    from sitemill.html.meta import made_by_sitemill  # (loads only for a sitemap.html)
 
     return made_by_sitemill(head)
 

@@ -259,7 +259,7 @@ def head_reader(client: S3Client, bucket: str, prefix: str) -> HeadReader:
     """The head of a root object (one ranged GET of PAGE_FACTS_BYTES); None when it is gone.
     A failed read raises SourceError: guessing "the user's page" would list a sitemap.html
     that the run, reading it again after its commit, proves sitemill's and deletes."""
-    from sitemill.html.noindex import PAGE_FACTS_BYTES
+    from sitemill.html.meta import PAGE_FACTS_BYTES
 
     def read(name: str) -> bytes | None:
         return read_object(client, bucket, prefix + name, limit=PAGE_FACTS_BYTES)
