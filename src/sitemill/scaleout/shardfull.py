@@ -40,7 +40,7 @@ from sitemill.sources.page import Page
 from sitemill.sources.s3 import Inventory, list_objects, list_range
 from sitemill.state.shardstate import first_parts, split_states
 from sitemill.urlstyle import keep_style
-from sitemill.workers.threadpool import generator_pool
+from sitemill.workers.workpool import generator_pool
 from sitemill.writing.usersitemaps import UserSitemaps
 
 if TYPE_CHECKING:

@@ -25,7 +25,7 @@ from sitemill.protocol import Precision
 from sitemill.sources.page import Page
 from sitemill.state._facts import lacks_titles, without_titles
 from sitemill.state.model import PageRecord, State, kept_sketch
-from sitemill.workers.threadpool import generator_pool
+from sitemill.workers.workpool import generator_pool
 
 if TYPE_CHECKING:  # (a first run's only)
     from sitemill.lastmod.declared.w3cdate import DeclaredDate

@@ -28,7 +28,7 @@ from sitemill.report import WriteResult
 from sitemill.shards.layout import ShardSetup
 from sitemill.shards.plan import MAX_SHARDS
 from sitemill.sinks import Sink
-from sitemill.workers.threadpool import interruptible_pool
+from sitemill.workers.workpool import interruptible_pool
 from sitemill.writing._grouped import grouped_children, refuse_others
 from sitemill.writing.childdates import ChildDates
 from sitemill.writing.layouts import (
