@@ -23,8 +23,8 @@ from sitemill.config.model import Config
 from sitemill.html.facts import PageFacts
 from sitemill.html.links import resolve_url, url_key
 from sitemill.messages import counted
-from sitemill.pagefilter import reads_head
 from sitemill.robots.rules import RobotsRules
+from sitemill.rules import reads_head
 from sitemill.sources.page import Page
 from sitemill.urls import URL_STYLES, UrlStyle, page_url, site_root_path, url_path
 

@@ -23,9 +23,8 @@ from sitemill.jobs.bucket import BucketAsked, build_bucket
 from sitemill.jobs.bucketsite import BucketSite, open_partitioned, partitioned_start
 from sitemill.lastmod.decide import DateReason
 from sitemill.lastmod.filetimes.spread import Stamp, busiest_window, seconds
-from sitemill.pagefilter import reads_page
 from sitemill.robots.rules import RobotsRules
-from sitemill.rules import LEFTOVER_HTML_SITEMAP, own_output
+from sitemill.rules import LEFTOVER_HTML_SITEMAP, own_output, reads_page
 from sitemill.sources.page import Page
 from sitemill.sources.s3 import Inventory
 from sitemill.state.recall import Knowledge

@@ -18,11 +18,10 @@ from sitemill.lastmod.fingerprint.versions import MAX_FINGERPRINT_BYTES
 from sitemill.lastmod.pagedate import bucket_ladder
 from sitemill.listing.stubs import WebsiteRedirect
 from sitemill.outputs import OutputFeature, PageReading
-from sitemill.pagefilter import reads_page
 from sitemill.pipeline import SiteInputs, build_from_pages
 from sitemill.report import OnSkip, Progress, Report, WriteResult
 from sitemill.robots.rules import RobotsRules
-from sitemill.rules import is_candidate
+from sitemill.rules import is_candidate, reads_page
 from sitemill.shards.layout import ShardSetup
 from sitemill.shards.plan import Order, OtherShards, Plan
 from sitemill.sinks import Sink
