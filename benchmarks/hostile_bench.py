@@ -47,7 +47,7 @@ def bench_hostile(section: Any, *, quick: bool) -> None:
 
     from sitemill.html.facts import PAGE_FACTS_BYTES, read_page_facts
     from sitemill.html.images import read_image_sources
-    from sitemill.html.noindex import head_is_noindex
+    from sitemill.html.meta import head_is_noindex
     from sitemill.lastmod.fingerprint.digest import fingerprint_html
 
     scale = 10 if quick else 1

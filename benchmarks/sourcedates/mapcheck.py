@@ -17,7 +17,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from sitemill.lastmod.sourcefiles.repoview import RepoView
+from sitemill.lastmod.sourcefiles.conventions.base import RepoView
 from sitemill.lastmod.sourcefiles.sourcemap import source_map
 
 clone, site_dir, oracle_json = Path(sys.argv[1]), sys.argv[2], Path(sys.argv[3])

@@ -1,4 +1,5 @@
-"""The data the pipeline gives the writer and the reports: entries rendered, pages left out."""
+"""The data between a run's stages: the pages a source finds; the entries the pipeline gives
+the writer and the reports, the pages left out; the sitemap files a renderer hands the writer."""
 
 from __future__ import annotations
 
@@ -6,9 +7,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from enum import Enum
 from itertools import chain
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from sitemill.html.hreflang import X_DEFAULT
+
+if TYPE_CHECKING:  # (a type only: importing the entries loads no reader of page heads)
+    from sitemill.html.facts import PageFacts
 
 
 class Alternate(NamedTuple):
@@ -88,6 +92,29 @@ class Skip:
 
 
 @dataclass(frozen=True, slots=True)
+class Page:
+    """A file found by a source: its site-relative POSIX path and when it last changed.
+
+    ``path`` has no leading slash; names that are not valid UTF-8 keep their raw bytes as
+    surrogate escapes (``os.fsdecode``), so that they can be percent-encoded exactly.
+    ``lastmod`` is already a formatted W3C value, or None. ``version`` identifies the
+    file's bytes where the source can tell without reading them (an S3 ETag); ``facts`` are
+    what its head says, when the source has read them already (else the pipeline reads).
+    ``verdict`` says the page is left out, and why, as the last run found from these same
+    bytes (the state remembers only that of an unlisted page, never its facts' URLs).
+    """
+
+    path: str
+    lastmod: str | None = None
+    version: str | None = None
+    facts: PageFacts | None = None
+    date_reason: str | None = (
+        None  # why ``lastmod`` is what it is (sitemill.lastmod.decide), if known
+    )
+    verdict: SkipReason | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class UrlBlock:
     """Consecutive entries of a URL list in columns: what the block renderer writes at once.
 
@@ -124,3 +151,28 @@ class UrlBlocks(Iterator[Entry]):
 
     def __next__(self) -> Entry:
         return next(self._entries)
+
+
+@dataclass(frozen=True, slots=True)
+class RenderedSitemap:
+    """One finished sitemap file (uncompressed), with what an index needs to know of it.
+
+    ``parts``: the file's bytes, in order: one part, or slices of the blocks a URL list
+    was written in (sitemill.render._blocks), so that a file of several MB is written out
+    without ever being copied whole. ``last``: whether the renderer knows it to be the
+    last file (True) or not (False), where it knows (None: the writer looks for a next
+    one to tell).
+    """
+
+    parts: tuple[bytes | memoryview, ...]
+    url_count: int
+    lastmod: str | None
+    last: bool | None = None
+
+    @property
+    def data(self) -> bytes:
+        """The file's bytes whole (joined, when it is in several parts)."""
+        parts = self.parts
+        if len(parts) == 1 and isinstance(parts[0], bytes):
+            return parts[0]
+        return b"".join(parts)

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Final
 
 from sitemill.bounded.dedupe import SeenUrls
 from sitemill.config.model import Config, LastmodMode
-from sitemill.entries import Entry, SkipReason
+from sitemill.entries import Entry, Page, SkipReason
 from sitemill.extensions import Extensions, across_the_site
 from sitemill.html.facts import PageFacts, wants_facts
 from sitemill.listing.checks import PageChecks
@@ -37,7 +37,6 @@ from sitemill.rules import (
 from sitemill.shards.layout import ShardSetup
 from sitemill.shards.plan import OtherShards
 from sitemill.sinks import Sink
-from sitemill.sources.page import Page
 from sitemill.urls import page_url, site_root_path
 from sitemill.urlstyle import StyleDecision, resolve_url_style
 from sitemill.writing.childdates import ChildDates

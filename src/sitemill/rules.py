@@ -1,4 +1,6 @@
-"""Which paths are pages: include/exclude, the built-in excludes, and the first matching rule."""
+"""Which paths are pages: include/exclude, the built-in excludes, and the first matching rule;
+and which pages a run looks at (those, and robots.txt): only those are read, fingerprinted and
+dated."""
 
 from __future__ import annotations
 
@@ -11,6 +13,9 @@ from sitemill.config.model import DEFAULT_INCLUDE, Config
 from sitemill.config.tables import Rule, group_names
 from sitemill.filenames.outputs import HTML_SITEMAP, ROBOTS_TXT, is_llms_name, is_own_name
 from sitemill.filenames.pagenames import is_page_name
+from sitemill.html.facts import wants_facts
+from sitemill.robots.rules import RobotsRules
+from sitemill.urls import URL_STYLES, UrlStyle, page_url, site_root_path
 
 _DEFAULT_INCLUDE_GLOBS: Final = compile_globs(DEFAULT_INCLUDE)
 # The 404 page in every spelling a generator writes it, at any depth (a language's own too):
@@ -83,7 +88,7 @@ def is_leftover_html_sitemap(head: bytes | None) -> bool:
     user's page, as any)."""
     if head is None:
         return False
-    from sitemill.html.generator import made_by_sitemill  # (loads only for a sitemap.html)
+    from sitemill.html.meta import made_by_sitemill  # (loads only for a sitemap.html)
 
     return made_by_sitemill(head)
 
@@ -148,3 +153,33 @@ def rule_values(rule: Rule | None) -> tuple[str | None, str | None]:
     if rule is None:
         return None, None
     return (None if rule.changefreq is None else rule.changefreq.value), rule.priority
+
+
+def reads_head(config: Config, robots: RobotsRules | None, path: str) -> bool:
+    """Whether the pipeline will look at the facts of the page at ``path``: an HTML page
+    that include, exclude, rules and robots.txt leave in. A source whose reads cost a round
+    trip (S3) reads only these."""
+    return wants_facts(path) and reads_page(config, robots, path)
+
+
+def reads_page(config: Config, robots: RobotsRules | None, path: str) -> bool:
+    """Whether the pipeline will look at the page at ``path`` at all (include, exclude,
+    rules, robots.txt): only such pages are read, fingerprinted and dated. While ``auto``
+    has not settled the URL style, a page robots.txt allows in any style is read."""
+    return is_candidate(config, path) and reads_candidate(config, robots, path)
+
+
+def reads_candidate(config: Config, robots: RobotsRules | None, path: str) -> bool:
+    """reads_page of a path that is_candidate let in (a tree's listed files: include and
+    exclude are not asked again, on every page of every run)."""
+    if builtin_exclusion(path) is not None:
+        return False
+    rule = first_rule(config, path)
+    if rule is not None and rule.exclude:
+        return False
+    if robots is None:
+        return True
+    base = config.base_url
+    root = site_root_path(base)
+    styles = URL_STYLES if config.url_style is UrlStyle.AUTO else (config.url_style,)
+    return any(robots.allows(root + page_url(base, path, style)[len(base) :]) for style in styles)

@@ -20,12 +20,12 @@ from typing import Final, Protocol
 from urllib.parse import unquote, urlsplit
 
 from sitemill.config.model import Config
+from sitemill.entries import Page
 from sitemill.html.facts import PageFacts
 from sitemill.html.links import resolve_url, url_key
 from sitemill.messages import counted
-from sitemill.pagefilter import reads_head
 from sitemill.robots.rules import RobotsRules
-from sitemill.sources.page import Page
+from sitemill.rules import reads_head
 from sitemill.urls import URL_STYLES, UrlStyle, page_url, site_root_path, url_path
 
 # Pages whose canonical names themselves needed to decide for good; fewer: "directory", until

@@ -10,9 +10,8 @@ import pytest
 
 from sitemill import pipeline
 from sitemill.config.model import LastmodMode, load_config
-from sitemill.entries import Entry
+from sitemill.entries import Entry, Page
 from sitemill.sinks import MemorySink
-from sitemill.sources.page import Page
 
 
 def test_entries_carry_the_path_they_were_found_at(monkeypatch: pytest.MonkeyPatch) -> None:

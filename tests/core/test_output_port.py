@@ -18,11 +18,10 @@ from sitemill.check.problems import PAGE, CheckReport
 from sitemill.check.published import Published
 from sitemill.check.run import CheckOptions, check_live
 from sitemill.config.model import Config, LastmodMode, load_config
-from sitemill.entries import Entry
+from sitemill.entries import Entry, Page
 from sitemill.errors import ConfigError
 from sitemill.report import Report, WriteResult
 from sitemill.sinks import MemorySink, Sink
-from sitemill.sources.page import Page
 from sitemill.state.model import State
 from sitemill.validate import Violation, validate_paths
 from sitemill.web.livesite import Limits, LiveSite

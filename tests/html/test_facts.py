@@ -18,7 +18,7 @@ from sitemill.html.facts import (
     read_refresh,
     refresh_url,
 )
-from sitemill.html.noindex import head_is_noindex
+from sitemill.html.meta import head_is_noindex
 
 
 def head(markup: str, body: str = "<p>Hello</p>") -> bytes:
@@ -291,7 +291,7 @@ def test_base_href_only_when_needed(markup: str, base: str | None) -> None:
     assert read_page_facts(head(markup)).base == base
 
 
-# --- noindex agrees with sitemill.html.noindex ---------------------------------------------------
+# --- noindex agrees with sitemill.html.meta ------------------------------------------------------
 
 
 def _noindex_cases() -> list[bytes]:

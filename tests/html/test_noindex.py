@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 import timing
 from sitemill.html import head as head_module
 from sitemill.html.head import HEAD_TAGS, HTML_SPACE, RAW_TEXT_TAGS, head_start_tags
-from sitemill.html.noindex import PAGE_FACTS_BYTES, head_is_noindex
+from sitemill.html.meta import PAGE_FACTS_BYTES, head_is_noindex
 
 NOINDEX = '<meta name="robots" content="noindex">'
 MARKS = ((b"robots", b"&#"), (b"name",))  # (any marks: they only let tags be skipped)

@@ -6,7 +6,7 @@ import pytest
 
 import timing
 from sitemill.html.facts import PAGE_FACTS_BYTES, read_page_facts
-from sitemill.html.generator import made_by_sitemill, page_generator
+from sitemill.html.meta import made_by_sitemill, page_generator
 from sitemill.html.title import ELLIPSIS, MAX_TITLE_CHARS, clean_title, read_title
 
 

@@ -16,9 +16,8 @@ import pytest
 
 from sitemill.config.model import load_config
 from sitemill.jobs._treereads import ReadOptions, read_pages
-from sitemill.pagefilter import reads_candidate, reads_page
 from sitemill.progress import READING, Ticker
-from sitemill.rules import is_candidate
+from sitemill.rules import is_candidate, reads_candidate, reads_page
 from sitemill.safefs import Root
 from sitemill.sources.tree import walk_tree
 from sitemill.workers.workpool import CHUNKS_PER_WORKER, PROGRESS_CHUNK

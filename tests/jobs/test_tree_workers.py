@@ -13,11 +13,11 @@ import pytest
 
 import treeruns
 from gitutil import commit, make_repo
+from sitemill.entries import Page
 from sitemill.errors import SourceError
 from sitemill.filenames.outputs import STATE_NAME
 from sitemill.jobs import _treereads as treereads
 from sitemill.jobs import treedating
-from sitemill.sources.page import Page
 from sitemill.sources.tree import TreeFile
 from sitemill.workers import workpool
 from treeruns import BASE

@@ -18,9 +18,9 @@ from sitemill.config.model import load_config
 from sitemill.filenames.outputs import STATE_NAME
 from sitemill.github.summary import render_summary
 from sitemill.html.facts import PageFacts
-from sitemill.pagefilter import reads_page
 from sitemill.report import Report
 from sitemill.robots.rules import RobotsRules
+from sitemill.rules import reads_page
 from sitemill.sinks import MemorySink
 from sitemill.state.model import State, dump_state
 from sitemill.state.parse import parse_state

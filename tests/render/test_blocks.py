@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sitemill.entries import Entry, UrlBlock, UrlBlocks
+from sitemill.entries import Entry, RenderedSitemap, UrlBlock, UrlBlocks
 from sitemill.errors import TemplateError
 from sitemill.render._blocks import render_block_sitemaps
 from sitemill.render._lineform import line_form
@@ -22,7 +22,6 @@ from sitemill.render.environment import (
     load_template,
     make_environment,
 )
-from sitemill.render.rendered import RenderedSitemap
 from sitemill.render.renderer import Renderer
 
 BASE = "https://example.com/"

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from sitemill.entries import Page
 from sitemill.errors import StateError
 from sitemill.shards.partition import (
     Part,
@@ -23,7 +24,6 @@ from sitemill.shards.partition import (
     summary_to_json,
 )
 from sitemill.shards.plan import Plan, child_name, shard_id
-from sitemill.sources.page import Page
 from sitemill.state.model import PageRecord, State
 from sitemill.state.shardstate import ShardState, dump_shard_state, parse_shard_state
 

@@ -18,12 +18,11 @@ from moto.s3.models import s3_backends
 from outputlist import rebuild_bucket
 from s3util import BASE, BUCKET, PAGE, Requests, make_config, moto_bucket
 from sitemill.aws.clients import make_s3_client, parse_timestamp
-from sitemill.entries import SkipReason
+from sitemill.entries import Page, SkipReason
 from sitemill.errors import SourceError
 from sitemill.filenames.outputs import normalize_prefix
 from sitemill.jobs.bucket import BucketSite
 from sitemill.robots.rules import MAX_ROBOTS_TXT_BYTES
-from sitemill.sources.page import Page
 from sitemill.sources.s3 import (
     Inventory,
     StoredObject,

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from s3util import BUCKET, moto_bucket
+from sitemill.entries import Page
 from sitemill.shards.manifest import IndexState
-from sitemill.sources.page import Page
 from sitemill.state.partitioned import PartitionedStore
 from sitemill.state.shardstate import ShardState
 

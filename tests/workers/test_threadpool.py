@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from sitemill.workers.threadpool import generator_pool, interruptible_pool
+from sitemill.workers.workpool import generator_pool, interruptible_pool
 
 PREFIX = "sitemill-test-pool"
 

@@ -52,7 +52,7 @@ def one_line_message(text: str) -> str:
 
 class _Terminated(KeyboardInterrupt):
     """SIGTERM (a cancelled CI job, `timeout`, `kill`): the run unwinds as on Ctrl-C (the pools
-    end their workers and wait for nothing: workers.workpool, workers.threadpool)."""
+    end their workers and wait for nothing: workers.workpool)."""
 
 
 @contextmanager
@@ -79,7 +79,7 @@ def terminated_as_interrupt() -> Iterator[None]:
 def exit_interrupted(interruption: KeyboardInterrupt) -> int:
     """Ctrl-C, or SIGTERM (terminated_as_interrupt): say so, and exit at once, 130 (SIGTERM: by
     that signal, as a killed process ends). The pools wait for no work under way
-    (workers.threadpool, workers.workpool), but a thread may still run it (git log over a long
+    (workers.workpool), but a thread may still run it (git log over a long
     history): the interpreter would wait for it at exit, so the process ends here instead,
     after ending the git commands, the workers, the fork server and the resource tracker,
     which the exit hooks skipped so would leave behind (workers.workpool.stop_workers_now)."""

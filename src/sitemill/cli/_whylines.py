@@ -155,7 +155,7 @@ def _commit(commit: NamedCommit | None) -> str:
     if commit is None:
         return "(its commit is not in the file's log)"
     # The subject is the repository's text: its first line, cut (a 1 MB subject is no line).
-    from sitemill.validate.names import short
+    from sitemill.validate.violation import short
 
     subject = short(commit.subject.strip().partition("\n")[0])
     return f'{commit.sha[:10]} {_time(commit.when)} "{subject}"'

@@ -16,17 +16,15 @@ from sitemill.commands.why import (
 from sitemill.config.model import Config, LastmodMode
 from sitemill.config.names import did_you_mean
 from sitemill.config.tables import group_names
-from sitemill.entries import SkipReason
+from sitemill.entries import Page, SkipReason
 from sitemill.filenames.outputs import HTML_SITEMAP, STATE_NAME, is_own_name
 from sitemill.jobs.asked import SITEMAPS_ALONE, RunAsked
 from sitemill.jobs.bucket import BucketAsked, build_bucket
 from sitemill.jobs.bucketsite import BucketSite, open_partitioned, partitioned_start
 from sitemill.lastmod.decide import DateReason
 from sitemill.lastmod.filetimes.spread import Stamp, busiest_window, seconds
-from sitemill.pagefilter import reads_page
 from sitemill.robots.rules import RobotsRules
-from sitemill.rules import LEFTOVER_HTML_SITEMAP, own_output
-from sitemill.sources.page import Page
+from sitemill.rules import LEFTOVER_HTML_SITEMAP, own_output, reads_page
 from sitemill.sources.s3 import Inventory
 from sitemill.state.recall import Knowledge
 from sitemill.state.s3 import S3StateStore

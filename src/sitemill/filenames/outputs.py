@@ -19,7 +19,7 @@ ENTRY_TXT: Final = "sitemap.txt"
 ROBOTS_TXT: Final = "robots.txt"
 # The HTML sitemap for people (html_sitemap, sitemill.htmlmap). Its name is sitemill's
 # whether or not a run writes it: never listed as a page, and written or deleted only when
-# its head says sitemill wrote it (sitemill.html.generator.made_by_sitemill).
+# its head says sitemill wrote it (sitemill.html.meta.made_by_sitemill).
 HTML_SITEMAP: Final = "sitemap.html"
 # The most bytes a sitemap.html may hold: far above what 50,000 links with long titles take
 # (about 25 MB), far below what would strain a Lambda's memory.

@@ -1,5 +1,5 @@
 """Page facts: what a crawler learns from an HTML page's first bytes (one pass over its head)."""
-# - ``noindex``: a robots meta tag says noindex or none (sitemill.html.noindex);
+# - ``noindex``: a robots meta tag says noindex or none (sitemill.html.meta);
 # - ``refresh``: the URL a ``<meta http-equiv="refresh">`` sends the reader to (a redirect stub);
 # - ``canonical``: the href of the page's ``<link rel="canonical">``;
 # - ``og_url``: the content of its ``<meta property="og:url">`` (the URL it is shared at: what
@@ -27,7 +27,7 @@ from typing import Final
 from sitemill.html.head import HTML_SPACE, StartTag, head_start_tags
 from sitemill.html.hreflang import X_DEFAULT, normalize_hreflang
 from sitemill.html.images import read_image_sources
-from sitemill.html.noindex import PAGE_FACTS_BYTES, is_noindex_meta
+from sitemill.html.meta import PAGE_FACTS_BYTES, is_noindex_meta
 from sitemill.html.title import read_label, read_title
 
 __all__ = [

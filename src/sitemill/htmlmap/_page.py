@@ -10,7 +10,7 @@
 # The page is rendered as a stream and stops, with a TemplateError, past MAX_HTML_BYTES: a template
 # that loops far more than its links cannot hold the run's memory. A user's template must keep
 # sitemill's generator meta tag, by which a later run tells its own sitemap.html from a page someone
-# wrote by hand under that name (sitemill.html.generator.made_by_sitemill).
+# wrote by hand under that name (sitemill.html.meta.made_by_sitemill).
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ from urllib.parse import urlsplit
 
 from sitemill.errors import TemplateError
 from sitemill.filenames.outputs import MAX_HTML_SITEMAP_BYTES
-from sitemill.html.generator import SITEMILL_GENERATOR, made_by_sitemill
+from sitemill.html.meta import SITEMILL_GENERATOR, made_by_sitemill
 from sitemill.htmlmap._links import Link
 
 if TYPE_CHECKING:  # (the HTML sitemap is off by default: Jinja loads when a run writes it)

@@ -157,7 +157,7 @@ class HtmlSitemap:
 
 def _made_by_sitemill(data: bytes) -> bool:
     # (the HTML reader loads only when a sitemap.html is there to look at)
-    from sitemill.html.generator import made_by_sitemill
+    from sitemill.html.meta import made_by_sitemill
 
     return made_by_sitemill(data)
 

@@ -37,8 +37,13 @@ from sitemill.robots.rules import RobotsRules
 from sitemill.safefs import Root
 from sitemill.sources.tree import TreeFile
 from sitemill.state.model import State
-from sitemill.workers.threadpool import interruptible_pool
-from sitemill.workers.workpool import MIN_POOL_BYTES, WorkPool, page_work, pool_size
+from sitemill.workers.workpool import (
+    MIN_POOL_BYTES,
+    WorkPool,
+    interruptible_pool,
+    page_work,
+    pool_size,
+)
 
 log = logging.getLogger(__name__)
 _T = TypeVar("_T")

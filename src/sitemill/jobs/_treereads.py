@@ -29,9 +29,9 @@ from sitemill.lastmod.fingerprint.digest import (
     fingerprint_html_reduced,
 )
 from sitemill.lastmod.fingerprint.resemblance import sketch_text
-from sitemill.pagefilter import reads_candidate
 from sitemill.progress import Ticker
 from sitemill.robots.rules import RobotsRules
+from sitemill.rules import reads_candidate
 from sitemill.safefs import Root
 from sitemill.sources.tree import TreeFile
 from sitemill.workers.workpool import PROGRESS_CHUNK, WorkPool, cut

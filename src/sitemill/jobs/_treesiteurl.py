@@ -20,10 +20,9 @@ from urllib.parse import urlsplit
 from sitemill.errors import RefusedError
 from sitemill.filenames.outputs import ENTRY_XML
 from sitemill.git.trust import find_top
-from sitemill.lastmod.sourcefiles.conventions.base import Project, Tree
+from sitemill.lastmod.sourcefiles.conventions.base import Project, RepoView, Tree
 from sitemill.lastmod.sourcefiles.outputfolder import builds_into, config_option, output_folder
 from sitemill.lastmod.sourcefiles.project import CONFIG_FILES, find_project
-from sitemill.lastmod.sourcefiles.repoview import RepoView
 from sitemill.listing.siteurl import declared_base, site_url_warning
 from sitemill.report import Declared, Report
 from sitemill.safefs import Root

@@ -8,7 +8,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Final, Protocol
 
 from sitemill.config.model import Config
-from sitemill.entries import SkipReason
+from sitemill.entries import Page, SkipReason
 from sitemill.errors import ConflictError, SinkError
 from sitemill.filenames.outputs import STATE_NAME, content_type
 from sitemill.jobs._buckettakeover import BucketNaming
@@ -25,7 +25,6 @@ from sitemill.outputs import KeptState
 from sitemill.report import Report
 from sitemill.robots.rules import RobotsRules
 from sitemill.sinks.s3 import S3Sink
-from sitemill.sources.page import Page
 from sitemill.sources.s3 import (
     Inventory,
     counted_requests,

@@ -9,7 +9,7 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from sitemill.config.model import Config, ContentScope, LastmodMode, OutputFormat
-from sitemill.entries import SkipReason
+from sitemill.entries import Page, SkipReason
 from sitemill.jobs.bucketsite import MAX_HEAD_READERS, BucketSite
 from sitemill.lastmod.decide import evidence_ceiling
 from sitemill.lastmod.deploys.templateedits import DeployEdits
@@ -18,15 +18,13 @@ from sitemill.lastmod.fingerprint.versions import MAX_FINGERPRINT_BYTES
 from sitemill.lastmod.pagedate import bucket_ladder
 from sitemill.listing.stubs import WebsiteRedirect
 from sitemill.outputs import OutputFeature, PageReading
-from sitemill.pagefilter import reads_page
 from sitemill.pipeline import SiteInputs, build_from_pages
 from sitemill.report import OnSkip, Progress, Report, WriteResult
 from sitemill.robots.rules import RobotsRules
-from sitemill.rules import is_candidate
+from sitemill.rules import is_candidate, reads_page
 from sitemill.shards.layout import ShardSetup
 from sitemill.shards.plan import Order, OtherShards, Plan
 from sitemill.sinks import Sink
-from sitemill.sources.page import Page
 from sitemill.sources.s3 import Inventory, bucket_pages, head_reader
 from sitemill.sources.s3pages import WebsiteRedirects, read_page
 from sitemill.state.model import State

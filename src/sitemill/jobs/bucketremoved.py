@@ -11,11 +11,11 @@ from collections.abc import Container
 from typing import TYPE_CHECKING
 
 from sitemill.config.model import Config
+from sitemill.entries import Page
 from sitemill.html.facts import PageFacts
 from sitemill.html.links import resolve_url, url_key
 from sitemill.jobs.bucketsite import BucketSite
 from sitemill.report import Report
-from sitemill.sources.page import Page
 from sitemill.sources.s3pages import WebsiteRedirects, key_paths
 from sitemill.state.model import State
 from sitemill.state.start import Start

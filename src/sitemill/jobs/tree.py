@@ -28,11 +28,10 @@ from sitemill.jobs.treedating import PageWatch, TreeDating
 from sitemill.lastmod.fingerprint.digest import file_url
 from sitemill.lastmod.fingerprint.versions import MAX_FINGERPRINT_BYTES
 from sitemill.outputs import KeptState, PageReading
-from sitemill.pagefilter import reads_candidate
 from sitemill.pipeline import SiteInputs, build_from_pages
 from sitemill.progress import LISTING, Ticker
 from sitemill.report import Declared, Report
-from sitemill.rules import is_candidate, is_leftover_html_sitemap, may_be_leftover
+from sitemill.rules import is_candidate, is_leftover_html_sitemap, may_be_leftover, reads_candidate
 from sitemill.safefs import Root
 from sitemill.shards.layout import ShardSetup
 from sitemill.shards.plan import Order

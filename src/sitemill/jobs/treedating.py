@@ -12,13 +12,12 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from sitemill.config.model import LastmodMode
-from sitemill.entries import SkipReason
+from sitemill.entries import Page, SkipReason
 from sitemill.jobs._treereads import PageReads
 from sitemill.lastmod.decide import Dated, Ladder, at_precision, evidence_dates
 from sitemill.lastmod.history.mode import SHALLOW_CLONE
 from sitemill.lastmod.pagedate import PageSeen, TreeRungs, page_date, page_time, tree_ladder
 from sitemill.protocol import Precision
-from sitemill.sources.page import Page
 from sitemill.sources.tree import TreeFile
 from sitemill.state.model import PageRecord, State, kept_sketch
 

@@ -20,8 +20,7 @@ from urllib.parse import urlsplit
 from sitemill.filenames.outputs import LLMS_TXT, MAX_LLMS_TXT_BYTES
 from sitemill.validate.document import MAX_ERRORS
 from sitemill.validate.limits import NOT_FURTHER
-from sitemill.validate.names import short
-from sitemill.validate.violation import Violation, warning
+from sitemill.validate.violation import Violation, short, warning
 
 # llmstxt.org sets no limit; sitemill's own files are read up to MAX_LLMS_TXT_BYTES (64 MiB).
 BOM: Final = b"\xef\xbb\xbf"

@@ -7,7 +7,7 @@ import posixpath
 from collections.abc import Callable
 from typing import Final
 
-from sitemill.html.generator import page_generator
+from sitemill.html.meta import page_generator
 from sitemill.redirects.model import RedirectForm
 
 # The first word of a <meta name="generator"> content, lower case -> the generator's form.

@@ -13,11 +13,10 @@ from functools import partial
 from itertools import accumulate, chain, repeat
 from operator import add
 
-from sitemill.entries import UrlBlock
+from sitemill.entries import RenderedSitemap, UrlBlock
 from sitemill.errors import TemplateError
 from sitemill.render._compiledform import CompiledTemplate
 from sitemill.render._lineform import LineForm, entry_text
-from sitemill.render.rendered import RenderedSitemap
 
 
 @dataclass(frozen=True, slots=True)

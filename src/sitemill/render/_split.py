@@ -14,10 +14,9 @@ from itertools import accumulate, islice
 from operator import attrgetter
 from typing import TYPE_CHECKING, TypeVar
 
-from sitemill.entries import Entry
+from sitemill.entries import Entry, RenderedSitemap
 from sitemill.errors import TemplateError
 from sitemill.render._compiledform import CompiledTemplate
-from sitemill.render.rendered import RenderedSitemap
 
 if TYPE_CHECKING:  # (a template read by Jinja: the built-in ones come compiled, render.builtin)
     import jinja2

@@ -11,11 +11,10 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from sitemill.entries import Entry, UrlBlocks
+from sitemill.entries import Entry, RenderedSitemap, UrlBlocks
 from sitemill.render._builtincode import builtin_compiled, render_builtin_index
 from sitemill.render._split import render_compiled, render_sitemaps
 from sitemill.render.indexes import IndexItem, check_well_formed, render_index, render_indexes
-from sitemill.render.rendered import RenderedSitemap
 from sitemill.render.templatenames import INDEX_TEMPLATE, TEXT_TEMPLATE, URLSET_TEMPLATE
 
 if TYPE_CHECKING:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Final
 
 from sitemill.bounded.inflate import inflate
 from sitemill.config.model import Config, LastmodMode, OutputFormat, ShardsMode
-from sitemill.entries import SkipReason
+from sitemill.entries import Page, SkipReason
 from sitemill.errors import NoPagesError, SitemillError
 from sitemill.filenames.outputs import ENTRY_TXT, ENTRY_XML, stored_digest
 from sitemill.html.facts import PageFacts
@@ -33,7 +33,6 @@ from sitemill.shards.manifest import child_version
 from sitemill.shards.partition import Part, Summary
 from sitemill.shards.plan import Plan, key_order, shard_id
 from sitemill.sinks.port import MemorySink
-from sitemill.sources.page import Page
 from sitemill.sources.s3 import Inventory, bucket_pages, head_reader, listed_object
 from sitemill.state.model import State
 from sitemill.state.shardstate import ShardState, part_states

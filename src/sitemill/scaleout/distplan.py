@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Final
 
 from sitemill.config.model import Config
-from sitemill.entries import Entry
+from sitemill.entries import Entry, Page
 from sitemill.errors import ConfigError, InventoryError
 from sitemill.rules import is_candidate
 from sitemill.scaleout import ShardedRun
@@ -28,7 +28,6 @@ from sitemill.shards.cuts import canonical_plan
 from sitemill.shards.evolve import plan_to_json
 from sitemill.shards.layout import weight
 from sitemill.shards.plan import Order, Plan
-from sitemill.sources.page import Page
 from sitemill.sources.s3 import Inventory, bucket_pages, list_objects
 from sitemill.urls import UrlStyle, page_url
 

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
 from sitemill.config.model import Config, ShardsMode
+from sitemill.entries import Page
 from sitemill.errors import NoPagesError, StateError
 from sitemill.filenames.outputs import content_type
 from sitemill.jobs.bucketpass import Listing, PassOptions, pass_listing
@@ -31,7 +32,6 @@ from sitemill.scaleout.runfiles import Item, RunFiles
 from sitemill.shards.partition import Part, StateRef, Summary, summary_to_json
 from sitemill.shards.plan import Plan, key_order, shard_id
 from sitemill.sinks.port import MemorySink
-from sitemill.sources.page import Page
 from sitemill.sources.s3 import Inventory, list_range
 from sitemill.state.model import State
 from sitemill.state.partitioned import merged_states

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from sitemill.config.model import Config
+from sitemill.entries import Page
 from sitemill.filenames.outputs import ROBOTS_TXT, is_recorded_child, stored_digest
 from sitemill.jobs.bucketpass import Listing, PassOptions, pass_listing
 from sitemill.jobs.bucketremoved import ListedBefore
@@ -36,11 +37,10 @@ from sitemill.shards.partition import Part
 from sitemill.shards.plan import Plan
 from sitemill.sinks import Sink
 from sitemill.sinks.s3 import S3Sink, holds
-from sitemill.sources.page import Page
 from sitemill.sources.s3 import Inventory, list_objects, list_range
 from sitemill.state.shardstate import first_parts, split_states
 from sitemill.urlstyle import keep_style
-from sitemill.workers.threadpool import generator_pool
+from sitemill.workers.workpool import generator_pool
 from sitemill.writing.usersitemaps import UserSitemaps
 
 if TYPE_CHECKING:

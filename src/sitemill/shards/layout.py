@@ -15,9 +15,8 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Final
 
-from sitemill.entries import Entry
+from sitemill.entries import Entry, RenderedSitemap
 from sitemill.errors import SitemillError
-from sitemill.render.rendered import RenderedSitemap
 from sitemill.shards.cuts import CutRule, canonical_plan
 from sitemill.shards.evolve import drop_empty, split
 from sitemill.shards.plan import ORDER_KEY, Order, Plan, shard_id

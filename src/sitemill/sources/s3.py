@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, Final
 from botocore.exceptions import BotoCoreError, ClientError
 
 from sitemill.config.model import Config, LastmodMode
+from sitemill.entries import Page
 from sitemill.errors import SitemillError, SourceError
 from sitemill.filenames.groupnames import child_group
 from sitemill.filenames.outputs import (
@@ -28,7 +29,6 @@ from sitemill.filenames.outputs import (
 from sitemill.protocol import Precision, format_lastmod
 from sitemill.robots.rules import MAX_ROBOTS_TXT_BYTES, RobotsRules
 from sitemill.rules import is_leftover_html_sitemap, may_be_leftover
-from sitemill.sources.page import Page
 
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
@@ -259,7 +259,7 @@ def head_reader(client: S3Client, bucket: str, prefix: str) -> HeadReader:
     """The head of a root object (one ranged GET of PAGE_FACTS_BYTES); None when it is gone.
     A failed read raises SourceError: guessing "the user's page" would list a sitemap.html
     that the run, reading it again after its commit, proves sitemill's and deletes."""
-    from sitemill.html.noindex import PAGE_FACTS_BYTES
+    from sitemill.html.meta import PAGE_FACTS_BYTES
 
     def read(name: str) -> bytes | None:
         return read_object(client, bucket, prefix + name, limit=PAGE_FACTS_BYTES)

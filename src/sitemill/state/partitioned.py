@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Final
 
 from botocore.exceptions import BotoCoreError, ClientError
 
+from sitemill.entries import Page
 from sitemill.errors import StateError
 from sitemill.filenames.outputs import content_type, stored_digest
 from sitemill.lastmod.fingerprint.versions import FINGERPRINT_VERSION
@@ -31,7 +32,6 @@ from sitemill.shards.manifestfile import manifest_from_json, manifest_to_json
 from sitemill.shards.partition import StateRef
 from sitemill.shards.plan import MAX_SHARDS
 from sitemill.sinks.s3conditional import Headers, put_object
-from sitemill.sources.page import Page
 from sitemill.sources.s3 import describe_error
 from sitemill.state.jsondecode import load_json_text
 from sitemill.state.model import State

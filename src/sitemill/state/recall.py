@@ -15,17 +15,16 @@ from concurrent.futures import Future, wait
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
-from sitemill.entries import SkipReason
+from sitemill.entries import Page, SkipReason
 from sitemill.html.facts import PageFacts, wants_facts
 from sitemill.lastmod.decide import Ladder, at_precision
 from sitemill.lastmod.deploys.templateedits import DeployEdits
 from sitemill.lastmod.fingerprint.versions import FINGERPRINT_VERSION
 from sitemill.lastmod.pagedate import PageSeen, page_date, same_bytes
 from sitemill.protocol import Precision
-from sitemill.sources.page import Page
 from sitemill.state._facts import lacks_titles, without_titles
 from sitemill.state.model import PageRecord, State, kept_sketch
-from sitemill.workers.threadpool import generator_pool
+from sitemill.workers.workpool import generator_pool
 
 if TYPE_CHECKING:  # (a first run's only)
     from sitemill.lastmod.declared.w3cdate import DeclaredDate

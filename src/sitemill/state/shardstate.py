@@ -12,12 +12,12 @@ from datetime import UTC, datetime
 from itertools import pairwise
 from typing import Any, Final
 
+from sitemill.entries import Page
 from sitemill.errors import StateError
 from sitemill.lastmod.decide import latest_evidence
 from sitemill.protocol import MAX_KEY_BYTES
 from sitemill.shards.partition import Part, part_from_json, part_to_json
 from sitemill.shards.plan import key_order, shard_id
-from sitemill.sources.page import Page
 from sitemill.state.jsondecode import load_state_json
 from sitemill.state.model import State, dump_document, state_document
 from sitemill.state.parse import state_from_document, trusted_lastmod

@@ -18,8 +18,7 @@ from typing import Final, Protocol
 
 from sitemill.html.hreflang import is_valid_hreflang
 from sitemill.validate._urls import LocRules, place_of
-from sitemill.validate.names import LOC, short
-from sitemill.validate.violation import Violation, warning
+from sitemill.validate.violation import LOC, Violation, short, warning
 
 XHTML_LINK: Final = "{http://www.w3.org/1999/xhtml}link"
 _IMAGE_NS: Final = "{http://www.google.com/schemas/sitemap-image/1.1}"

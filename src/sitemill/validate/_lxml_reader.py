@@ -26,8 +26,13 @@ from sitemill.validate.limits import (
     entry_too_big,
     too_many_around,
 )
-from sitemill.validate.names import INDEX_TAG, URLSET_TAG, undeclared_prefix, with_prefixes
-from sitemill.validate.violation import DocumentStop
+from sitemill.validate.violation import (
+    INDEX_TAG,
+    URLSET_TAG,
+    DocumentStop,
+    undeclared_prefix,
+    with_prefixes,
+)
 
 _SAFE: Final[dict[str, Any]] = {
     "no_network": True,

@@ -14,7 +14,7 @@ from sitemill.errors import SitemillError
 from sitemill.protocol import SITEMAP_NS
 from sitemill.schemas import schema_folder
 from sitemill.validate.document import Batch, Node, element_text
-from sitemill.validate.names import (
+from sitemill.validate.violation import (
     ENTRY_TAG,
     INDEX_TAG,
     LASTMOD,

@@ -11,8 +11,7 @@ from urllib.parse import urlsplit
 
 from sitemill.errors import ConfigError
 from sitemill.protocol import MAX_URL_LENGTH
-from sitemill.validate.names import short
-from sitemill.validate.violation import Violation, WarningsOfOneKind
+from sitemill.validate.violation import Violation, WarningsOfOneKind, short
 
 _DEFAULT_PORTS: Final = {"http": 80, "https": 443}
 

@@ -14,8 +14,15 @@ from sitemill.protocol import SITEMAP_NS
 from sitemill.validate._prolog import encoding_problem
 from sitemill.validate._urls import LocRules, lastmod_problems
 from sitemill.validate.limits import MAX_OTHER_NODES, NOT_FURTHER, too_many_others
-from sitemill.validate.names import ENTRY_LIMIT, ENTRY_TAG, INDEX_TAG, URLSET_TAG, with_prefixes
-from sitemill.validate.violation import DocumentStop, Violation
+from sitemill.validate.violation import (
+    ENTRY_LIMIT,
+    ENTRY_TAG,
+    INDEX_TAG,
+    URLSET_TAG,
+    DocumentStop,
+    Violation,
+    with_prefixes,
+)
 
 # Past this many errors in one file the rest would be noise (and a hostile file's flood).
 MAX_ERRORS: Final = 1_000

@@ -20,8 +20,7 @@ from sitemill.validate._urls import ChildrenLocs, LocRules, Place, place_of, ser
 from sitemill.validate._xmlcheck import XmlCheck
 from sitemill.validate.document import MAX_ERRORS, Document
 from sitemill.validate.limits import FEED_BYTES, NOT_FURTHER, TOO_MANY_BYTES
-from sitemill.validate.names import INDEX_TAG, short
-from sitemill.validate.violation import Violation, note, warning
+from sitemill.validate.violation import INDEX_TAG, Violation, note, short, warning
 
 USERS: Final = (
     "one of your own sitemaps, which sitemill's index names on purpose (another app on the "

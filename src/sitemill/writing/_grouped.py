@@ -16,10 +16,9 @@ from typing import Final
 
 from sitemill.bounded.inflate import inflate_head
 from sitemill.config.model import Config, ShardsMode
-from sitemill.entries import Entry
+from sitemill.entries import Entry, RenderedSitemap
 from sitemill.errors import ConfigError, NoPagesError
 from sitemill.filenames.groupnames import child_group, group_child_name
-from sitemill.render.rendered import RenderedSitemap
 from sitemill.shards.layout import ShardSetup
 from sitemill.shards.plan import child_name
 from sitemill.writing._generators import looks_like_sitemills

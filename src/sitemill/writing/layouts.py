@@ -9,10 +9,9 @@ from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
 from sitemill.config.model import Config, OutputFormat, ShardsMode
-from sitemill.entries import Entry
+from sitemill.entries import Entry, RenderedSitemap
 from sitemill.errors import NoPagesError
 from sitemill.filenames.outputs import ENTRY_TXT, ENTRY_XML, ROBOTS_TXT, is_own_name, stored_digest
-from sitemill.render.rendered import RenderedSitemap
 from sitemill.render.renderer import Renderer
 from sitemill.report import WriteResult
 from sitemill.robots.lines import replace_sitemap_lines, written_lines

@@ -16,19 +16,18 @@ from typing import TYPE_CHECKING, Final
 
 from sitemill.config.model import Config, OutputFormat, ShardsMode
 from sitemill.config.tables import group_names
-from sitemill.entries import Entry, SkipReason
+from sitemill.entries import Entry, RenderedSitemap, SkipReason
 from sitemill.errors import NoPagesError
 from sitemill.filenames.groupnames import known_groups
 from sitemill.filenames.outputs import ROBOTS_TXT, content_type, stored_digest
 from sitemill.filenames.staging import Staging
 from sitemill.render.indexes import IndexItem
-from sitemill.render.rendered import RenderedSitemap
 from sitemill.render.renderer import Renderer
 from sitemill.report import WriteResult
 from sitemill.shards.layout import ShardSetup
 from sitemill.shards.plan import MAX_SHARDS
 from sitemill.sinks import Sink
-from sitemill.workers.threadpool import interruptible_pool
+from sitemill.workers.workpool import interruptible_pool
 from sitemill.writing._grouped import grouped_children, refuse_others
 from sitemill.writing.childdates import ChildDates
 from sitemill.writing.layouts import (

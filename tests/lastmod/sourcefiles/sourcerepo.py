@@ -6,7 +6,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from gitutil import commit, make_repo, unix
-from sitemill.lastmod.sourcefiles.repoview import RepoView
+from sitemill.lastmod.sourcefiles.conventions.base import RepoView
 
 BASE = "https://www.example.com/"
 

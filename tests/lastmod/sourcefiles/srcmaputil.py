@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from sitemill.lastmod.sourcefiles.repoview import RepoView
+from sitemill.lastmod.sourcefiles.conventions.base import RepoView
 from sitemill.lastmod.sourcefiles.sourcemap import source_map
 
 PAGE = "<!DOCTYPE html><html><head><title>{title}</title>{head}</head><body>{body}</body></html>"

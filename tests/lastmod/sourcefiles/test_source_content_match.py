@@ -13,7 +13,7 @@ import pytest
 from srcmaputil import build_site, prose, repo_view
 
 from sitemill.lastmod.sourcefiles._contentmatch import TextIndex, page_words, source_words
-from sitemill.lastmod.sourcefiles.repoview import RepoView
+from sitemill.lastmod.sourcefiles.conventions.base import RepoView
 from sitemill.lastmod.sourcefiles.sourcemap import source_map
 
 ALPHA, BETA, GAMMA = prose("alpha"), prose("beta"), prose("gamma")

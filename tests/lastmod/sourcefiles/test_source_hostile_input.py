@@ -15,8 +15,7 @@ from sitemill.lastmod.sourcefiles._visibletext import visible_text
 from sitemill.lastmod.sourcefiles._yamlish import read_yaml
 from sitemill.lastmod.sourcefiles.conventions._docusaurusconfig import read_config
 from sitemill.lastmod.sourcefiles.conventions._mdbook import mdbook_pages
-from sitemill.lastmod.sourcefiles.conventions.base import Project, Tree, parse_settings
-from sitemill.lastmod.sourcefiles.repoview import RepoView
+from sitemill.lastmod.sourcefiles.conventions.base import Project, RepoView, Tree, parse_settings
 
 SMALL = 4_000  # characters; the large input is 8 times as long
 # Linear code takes about 8 times as long on the large input, quadratic code 64 times.

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from srcmaputil import build_site, mapped, prose, repo_view
 
-from sitemill.lastmod.sourcefiles.repoview import RepoView
+from sitemill.lastmod.sourcefiles.conventions.base import RepoView
 from sitemill.lastmod.sourcefiles.sourcemap import source_map
 
 POST = "_posts/2024-02-09-my-post.md"

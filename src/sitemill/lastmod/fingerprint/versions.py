@@ -101,7 +101,7 @@ EARLIER_VERSIONS: Final = frozenset({12})
 # each by what moved between its ends' common start and end: history.targetmoves.rewrites); 9:
 # issue 79 (an edit of the text's words made alike on at least 8 pages of a section, more than half
 # of it, is template by the section's census, history.sectioncensus; an edit judged template at a
-# commit is the template's on every page that made it there: history.knownedits); 10: issue 79
+# commit is the template's on every page that made it there: history.templateedits); 10: issue 79
 # (an edit whose every token is one most of its commit's pages took out or put in alike, or most
 # of those that moved another site's targets of its host, is template: two template edits on one
 # page, history.tokencensus.token_templates, each stop's tokens this run's alone,

@@ -42,7 +42,7 @@
 # A stop no census made template is counted again over every page of its section the commit
 # changed (history.sectioncensus: an edit of words where WORDED_LEAST pages made it; a redirect
 # stub is no page of its section, counted in no census). An edit judged template at a commit is
-# the template's on every page that made it there (history.knownedits).
+# the template's on every page that made it there (known_edits).
 #
 # What the commit knows of itself is a stamp (history.stamps): an edit that only took out the
 # older commit's date, author or hash and put in the newer one's is no content (STAMP_EDIT),
@@ -67,7 +67,6 @@ from sitemill.git.run import GitBatch
 from sitemill.lastmod.fingerprint.digest import HTML_SUFFIXES
 from sitemill.lastmod.history._commitcensus import commit_census
 from sitemill.lastmod.history._editparts import part_names
-from sitemill.lastmod.history._knownedits import Known, known_edits
 from sitemill.lastmod.history._listings import Listings, OwnEdits
 from sitemill.lastmod.history._probes import (
     PROBE_MORE,
@@ -108,6 +107,8 @@ PROBE_LEAST: Final = 2
 # to its last words (each such round carries a page past the run of stamps before its stop,
 # at once: lonestamps.LoneStamps.followed_on).
 MAX_ROUNDS: Final = 16
+# The edits judged template at each commit (by its time), each as its name and exact name.
+Known = dict[int, set[tuple[str | None, str | None]]]
 # The base URL, the redirect stubs, the pages no sitemap lists and the pages each commit made
 # (follow_template_edits).
 Site = tuple[str, frozenset[str], frozenset[str], Listings | None]
@@ -141,7 +142,7 @@ def follow_template_edits(
     read = rounds = 0  # (rounds: those that carried a page past a template edit, MAX_ROUNDS)
     unmoved: set[int] = set()  # commits whose probe found no site-wide edit
     commits = _commit_changes(census[1])
-    known: Known = {}  # (the edits judged template at each commit so far: knownedits)
+    known: Known = {}  # (the edits judged template at each commit so far: known_edits)
     reader = (batch, reduce, stamps, *(naming or (HeldReductions(), None)), site[0])
     name = partial(name_stops, pages=pages, remembered=remembered, reader=reader, edits=tables)
     tokens = partial(read_tokens, pages=pages, reader=reader, edits=tables)
@@ -309,3 +310,45 @@ def _place(
 ) -> tuple[str, int, str | None]:
     """Where a stop's edit is counted: the page's section, the commit's time, the edit."""
     return section_of(path), pages[path].chain[end - 1].time, edits[path, end]
+
+
+# An edit judged template at a commit is the template's on every page that made it there. The
+# rounds above judge a commit's edits round after round, each time among the stops of
+# that round: by the stops of a section, by the commit's census, by the section's census. A page
+# whose walk reaches the commit a round after the others (its own later edit, template too,
+# carried first: three talks of aea's deploy that gave 86 talks a language line), or the one page
+# of a section of its own (``categories/``, whose author sidebar lost the link 30 posts lost),
+# made the same edit there: what is known of the commit holds for it (dating rules 9, issue 79;
+# read92's fault (a) 2). Its exact edit must be one judged too (a page whose own link moved
+# beside the site's move keeps the commit's date).
+def known_edits(
+    every: list[tuple[str, int]],
+    template: list[tuple[str, int]],
+    pages: Mapping[str, Run],
+    known: tuple[Known, Callable[[list[tuple[str, int]]], int]],
+    tables: StopEdits,
+) -> tuple[list[tuple[str, int]], int]:
+    """The stops of ``every`` not in ``template`` (this round's template stops, added to
+    ``known[0]``) whose edit, exact edit too, is one judged template at their commit in this
+    round or an earlier one, by whatever count (dating rules 9): a commit's template edit is
+    the template's on every page that made it, a page that reaches the commit a round after
+    the others (its later edit carried first: three talks of a deploy that gave 86 talks a
+    language line) or in a section of its own (the author sidebar's link dropped from 30
+    posts and from the one page of ``categories/``); and the blobs read naming them
+    (``known[1]``: only stops at such commits are named)."""
+    judged, name = known
+    edits, exact = tables[0], tables[1]
+    for stop in template:
+        if (edit := edits.get(stop)) is not None and edit != STAMP_EDIT:
+            judged.setdefault(commit_of(stop, pages), set()).add((edit, exact.get(stop)))
+    taken = set(template)
+    late = [stop for stop in every if stop not in taken and commit_of(stop, pages) in judged]
+    unnamed = [stop for stop in late if stop not in edits]
+    read = name(unnamed) if unnamed else 0
+    found = [
+        stop
+        for stop in late
+        if edits.get(stop) is not None
+        and (edits[stop], exact.get(stop)) in judged[commit_of(stop, pages)]
+    ]
+    return found, read

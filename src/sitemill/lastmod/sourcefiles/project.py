@@ -14,8 +14,7 @@ from pathlib import Path
 from typing import Final
 
 from sitemill.errors import RefusedError
-from sitemill.html.generator import page_generator
-from sitemill.html.noindex import PAGE_FACTS_BYTES
+from sitemill.html.meta import PAGE_FACTS_BYTES, page_generator
 from sitemill.lastmod.sourcefiles._generators import GENERATORS
 from sitemill.lastmod.sourcefiles.conventions.base import Project, Tree
 from sitemill.lastmod.sourcefiles.outputfolder import builds_into

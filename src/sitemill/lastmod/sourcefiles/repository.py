@@ -14,7 +14,7 @@ from sitemill.errors import GitError
 from sitemill.git.run import Git, GitBatch
 from sitemill.lastmod.history.blobs import read_blobs
 from sitemill.lastmod.history.lastcommit import _git, _locate, _site_relative, find_work_tree
-from sitemill.lastmod.sourcefiles.repoview import RepoView
+from sitemill.lastmod.sourcefiles.conventions.base import RepoView
 
 log = logging.getLogger(__name__)
 

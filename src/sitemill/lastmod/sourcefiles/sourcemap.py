@@ -18,11 +18,10 @@ from sitemill.errors import RefusedError
 from sitemill.lastmod.fingerprint.digest import MAX_FINGERPRINT_BYTES
 from sitemill.lastmod.sourcefiles._contentmatch import TextIndex, page_words, source_words
 from sitemill.lastmod.sourcefiles.conventions import CONVENTIONS
-from sitemill.lastmod.sourcefiles.conventions.base import Pages, Tree
+from sitemill.lastmod.sourcefiles.conventions.base import Pages, RepoView, Tree
 from sitemill.lastmod.sourcefiles.conventions.paths import split_extension
 from sitemill.lastmod.sourcefiles.outputfolder import builds_into
 from sitemill.lastmod.sourcefiles.project import find_project
-from sitemill.lastmod.sourcefiles.repoview import RepoView
 from sitemill.safefs import Root
 
 logger = logging.getLogger(__name__)

@@ -13,7 +13,6 @@ from typing import Final
 from sitemill.config.file import too_many_key_parts
 from sitemill.lastmod.sourcefiles._frontmatter import split_front_matter
 from sitemill.lastmod.sourcefiles._yamlish import read_yaml
-from sitemill.lastmod.sourcefiles.repoview import RepoView
 
 MARKDOWN: Final = frozenset({".md", ".markdown", ".mdown", ".mkdn", ".mkd", ".mdx"})
 # Folders no generator renders pages from.
@@ -31,6 +30,19 @@ class Project:
     config: str
     site_dir: str
     generator: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RepoView:
+    """What rung 2 sees of the repository, at HEAD, as the source map reads it (nothing of it
+    runs).
+
+    ``files``: every file tracked at HEAD, repo-relative POSIX paths, sorted.
+    ``read_text``: a HEAD file's text (bounded, UTF-8), None where it cannot be read.
+    """
+
+    files: tuple[str, ...]
+    read_text: Callable[[str], str | None]
 
 
 class Tree:
