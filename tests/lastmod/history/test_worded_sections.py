@@ -1,6 +1,6 @@
 """An identical edit of the text's words on most pages of a section is the template (dating rules
 9, history.sectioncensus), and an edit judged template at a commit is the template's on every
-page that made it there (history.knownedits). Shaped like aea's Jekyll Minimal
+page that made it there (history.templateedits). Shaped like aea's Jekyll Minimal
 Mistakes site (talks with a header line of facts, posts with an author sidebar inside the
 content on some layouts and outside it on others, deploys that re-render every page); and the
 case they must not swallow: an author's identical note on a few guides (Python-Markdown's).
