@@ -78,9 +78,11 @@ def edit_of(newer: str, older: str, own: str = "") -> str:
     sequences, old, new = _versions(older, newer)
     if recased(*sequences):
         return RECASED
-    if _repointed_alone(_repeats(old, new), sequences, old, new):
+    repeats = _repeats(old, new)
+    if _repointed_alone(repeats, sequences, old, new):
         return REPOINTED
-    return _edit_name(new, old, _ordered(_named_moves(new, old, own), sequences, old, new))
+    moves = _named_moves(new, old, own, repeats)
+    return _edit_name(new, old, _ordered(moves, sequences, old, new))
 
 
 def names_of(newer: str, older: str, own: str = "") -> tuple[str, str, Moves, list[str]]:
@@ -196,7 +198,10 @@ def exact_of(newer: str, older: str) -> str:
     sequences, old, new = _versions(older, newer)
     if recased(*sequences):
         return RECASED
-    return hash_edit(*named_by_kind(*host_moves(*_repeats(old, new))))
+    repeats = _repeats(old, new)
+    if _repointed_alone(repeats, sequences, old, new):
+        return REPOINTED  # (as names_of names it)
+    return hash_edit(*named_by_kind(*host_moves(*repeats)))
 
 
 def token_sum(reduction: str) -> int:
