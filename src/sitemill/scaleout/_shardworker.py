@@ -6,7 +6,8 @@
 # pass as a full rebuild over the shard's pages alone, rendering its file (split into parts when it
 # outgrew one). It writes nothing: the run publishes once every worker has finished (a failed worker
 # publishes nothing). A shard whose pages name other URLs of the site (a canonical, alternates)
-# cannot be rendered alone: that is a FullRebuildNeeded.
+# cannot be rendered alone: that is a FullRebuildNeeded. Its pass over shard ranges (pass_range) is
+# the distributed rebuild's map step too (scaleout.distshard), which stages what it returns.
 
 from __future__ import annotations
 
