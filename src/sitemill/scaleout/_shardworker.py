@@ -6,11 +6,12 @@
 # pass as a full rebuild over the shard's pages alone, rendering its file (split into parts when it
 # outgrew one). It writes nothing: the run publishes once every worker has finished (a failed worker
 # publishes nothing). A shard whose pages name other URLs of the site (a canonical, alternates)
-# cannot be rendered alone: that is a FullRebuildNeeded.
+# cannot be rendered alone: that is a FullRebuildNeeded. Its pass over shard ranges (pass_range) is
+# the distributed rebuild's map step too (scaleout.distshard), which stages what it returns.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Container, Iterable, Iterator, Mapping
+from collections.abc import Collection, Container, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Final
 
@@ -121,14 +122,13 @@ def render_shard(job: ShardJob, index: int, changed: Collection[str]) -> Rendere
     start, inventory = Start(previous.state.with_style_kept(), first_run=False), Inventory()
     pages = _patched(job, previous.listing, changed, inventory)
     seen = ListedBefore(start, inventory.empty)  # (for what the run removed)
-    sink = MemorySink()
-    local = Plan(("",)) if not after else Plan(("", after))
-    listing = KeptListing(config, {page.path: page for page in previous.listing})
+    single = job.config.shards is ShardsMode.AUTO and len(job.plan.afters) == 1
+    single = single and not job.store.manifest.users  # (an index names the user's: no single)
     try:
-        report, knowledge = pass_listing(
-            config, job.client, job.site, sink, start, Listing(config, (), inventory, pages),
-            PassOptions(robots=job.robots, plan=local, on_skip=listing, raw_keys=True,
-                        on_dated=seen.note, outputs=job.outputs),
+        done = pass_range(
+            job, start, Listing(config, (), inventory, pages), (after,), last,
+            PassOptions(robots=job.robots, on_dated=seen.note),
+            previous={page.path: page for page in previous.listing}, single=single,
         )  # fmt: skip
     except NoPagesError:  # the shard emptied: it leaves the plan (the first one stays)
         found = found_by(job.config, job.outputs, previous.state, State())
@@ -136,25 +136,61 @@ def render_shard(job: ShardJob, index: int, changed: Collection[str]) -> Rendere
         emptied.states = [] if after else [ShardState(after)]
         return emptied
     # (the previous state's records were checked above: only new or changed ones now)
-    before = previous.state.pages
-    fresh = {p: r for p, r in knowledge.remember.pages.items() if before.get(p) != r}
+    before, remember = previous.state.pages, done.remember
+    fresh = {p: r for p, r in remember.pages.items() if before.get(p) != r}
     if not alone and names_other_pages(job.config, fresh):
         raise FullRebuildNeeded(f"a page of shard {shard} names another page of the site")
-    if not alone and _stub_changed(job.config, knowledge.remember, previous, pages, changed):
+    if not alone and _stub_changed(job.config, remember, previous, pages, changed):
         raise FullRebuildNeeded(
             f"a redirect stub of shard {shard} changed (a canonical may name it)"
         )
-    single = job.config.shards is ShardsMode.AUTO and len(job.plan.afters) == 1
-    single = single and not job.store.manifest.users  # (an index names the user's: no single)
-    found = found_by(job.config, job.outputs, previous.state, knowledge.remember)
-    rendered = Rendered(Summary(shard, ()), report=report, found=found, seen=seen)
-    retired = job.store.manifest.retired
-    parts = rendered_parts(job.config, report, sink, single, rendered.data, retired)
-    if parts and parts[0].id != shard:
+    if done.parts and done.parts[0].id != shard:
         raise FullRebuildNeeded(f"shard {shard} rendered no file of its own id")
-    rendered.summary = Summary(shard, tuple(parts), sum(report.skipped.values()))
-    rendered.states = part_states(parts, listing.kept(pages), knowledge.remember, last)
-    return rendered
+    found = found_by(job.config, job.outputs, previous.state, remember)
+    summary = Summary(shard, tuple(done.parts), sum(done.report.skipped.values()))
+    return Rendered(summary, done.data, done.states, done.report, found, seen)
+
+
+@dataclass(frozen=True, slots=True)
+class RangePass:
+    """One pass over shard ranges: its report, what it remembers, its parts (named by their
+    content) with their bytes by name, and one state per shard of its parts."""
+
+    report: Report
+    remember: State
+    parts: list[Part]
+    data: dict[str, bytes]
+    states: list[ShardState]
+
+
+def pass_range(
+    run: ShardedRun,
+    start: Start,
+    listing: Listing,
+    afters: Sequence[str],
+    last: str | None,
+    options: PassOptions,
+    *,
+    previous: Mapping[str, Page],
+    single: bool,
+) -> RangePass:
+    """The shards from ``afters`` up to ``last`` (a router's shard, a distributed item's), by
+    one pass over ``listing`` (read by its config: shard_pass_config's) that writes nothing;
+    ``previous``: their listing, by path; ``single``: one part stays the single sitemap.xml.
+    NoPagesError when the ranges list no page."""
+    config = listing.config
+    kept, listed, sink = KeptListing(config, previous), list[Page](), MemorySink()
+    told = listed.append if listing.pages is None else None  # (else its pages are the listing)
+    plan = Plan(("", *(after for after in afters if after)))
+    options = replace(
+        options, plan=plan, on_page=told, on_skip=kept, raw_keys=True, outputs=run.outputs
+    )
+    report, knowledge = pass_listing(config, run.client, run.site, sink, start, listing, options)
+    data: dict[str, bytes] = {}
+    parts = rendered_parts(config, report, sink, single, data, run.store.manifest.retired)
+    pages = listed if listing.pages is None else listing.pages
+    states = part_states(parts, kept.kept(pages), knowledge.remember, last)
+    return RangePass(report, knowledge.remember, parts, data, states)
 
 
 def _stub_changed(

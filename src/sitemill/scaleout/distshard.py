@@ -11,31 +11,27 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections import Counter
-from collections.abc import Container, Iterable
+from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
-from sitemill.config.model import Config, ShardsMode
-from sitemill.entries import Page
+from sitemill.config.model import ShardsMode
 from sitemill.errors import NoPagesError, StateError
 from sitemill.filenames.outputs import content_type
-from sitemill.jobs.bucketpass import Listing, PassOptions, pass_listing
-from sitemill.report import Report
+from sitemill.jobs.bucketpass import Listing, PassOptions
 from sitemill.robots.rules import RobotsRules
 from sitemill.scaleout._membership import PreviousMembership
 from sitemill.scaleout._shardoutputs import found_by, shard_pass_config
 from sitemill.scaleout._shardusers import users_from_json
-from sitemill.scaleout._shardworker import KeptListing, rendered_parts
+from sitemill.scaleout._shardworker import pass_range
 from sitemill.scaleout.distplan import DistributedRun
-from sitemill.scaleout.runfiles import Item, RunFiles
+from sitemill.scaleout.runfiles import Item
 from sitemill.shards.partition import Part, StateRef, Summary, summary_to_json
 from sitemill.shards.plan import Plan, key_order, shard_id
-from sitemill.sinks.port import MemorySink
 from sitemill.sources.s3 import Inventory, list_range
-from sitemill.state.model import State
 from sitemill.state.partitioned import merged_states
-from sitemill.state.shardstate import ShardState, part_states
+from sitemill.state.shardstate import ShardState
 from sitemill.state.start import Start
 from sitemill.urlstyle import kept_style
 
@@ -123,23 +119,22 @@ def _render_range(
     settled = kept_style(run.config, state)  # (auto: as the shards keep it, site-wide)
     rendered.others.config = settled
     config = shard_pass_config(run.config, run.outputs)
-    listing, listed, sink = KeptListing(config, previous), list[Page](), MemorySink()
     start = Start(state.with_style_kept(), first_run=not any(before))
     try:
-        report, knowledge = pass_listing(
-            config, run.client, run.site, sink, start,
-            Listing(config, objects, Inventory()), PassOptions(robots=robots,
-            plan=Plan(("", *(after for after in afters if after))), on_page=listed.append,
-            on_skip=listing, others=rendered.others, raw_keys=True, outputs=run.outputs),
+        done = pass_range(
+            run, start, Listing(config, objects, Inventory()), afters, last,
+            PassOptions(robots=robots, others=rendered.others), previous=previous, single=single,
         )  # fmt: skip
     except NoPagesError:  # (the first shard stays in the plan, with an empty state)
         if not afters[0]:
-            rendered.states.update(_save_states(run, None, [], [], State(), first=True))
+            rendered.states.update(_write_states(run, [ShardState("")]))
         return
-    parts = _staged(config, run.files(item.run), report, sink, single, run.store.manifest.retired)
-    rendered.states.update(_save_states(run, last, parts, listing.kept(listed), knowledge.remember))
-    rendered.found.update(found_by(settled, run.outputs, state, knowledge.remember))
-    rendered.parts.extend(parts)
+    files, report = run.files(item.run), done.report
+    for part in done.parts:  # (staged: the reducer copies the changed ones to the site)
+        files.put("parts/" + part.name, done.data[part.name], content_type(part.name))
+    rendered.states.update(_write_states(run, done.states))
+    rendered.found.update(found_by(settled, run.outputs, state, done.remember))
+    rendered.parts.extend(done.parts)
     rendered.counts.update(
         urls=report.result.url_count,
         heads_read=report.heads_read,
@@ -169,19 +164,9 @@ def _render_group(
         carry, carry_after = ([], None) if len(rendered.parts) > count else (carry, start)
 
 
-def _save_states(
-    run: DistributedRun,
-    last: str | None,
-    parts: list[Part],
-    pages: Iterable[Page],
-    remember: State,
-    *,
-    first: bool = False,
-) -> dict[str, StateRef]:
-    """One state per part, up to ``last``, each put up as a new object (nothing trusts it
-    before the reducer's manifest names it: a retried or superseded worker changes nothing);
-    ``first``: the emptied first shard's empty one."""
-    states = [ShardState("")] if first else part_states(parts, pages, remember, last)
+def _write_states(run: DistributedRun, states: list[ShardState]) -> dict[str, StateRef]:
+    """The item's shard states, each put up as a new object (nothing trusts it before the
+    reducer's manifest names it: a retried or superseded worker changes nothing)."""
     return run.store.write_states(states, run.store.manifest, _STATE_THREADS)
 
 
@@ -195,22 +180,6 @@ def _names_users(run: DistributedRun, item: Item) -> bool:
     so that the whole site renders no single sitemap.xml."""
     value = run.files(item.run).get_run()
     return isinstance(value, dict) and bool(users_from_json(value.get("users")).index)
-
-
-def _staged(
-    config: Config,
-    files: RunFiles,
-    report: Report,
-    sink: MemorySink,
-    single: bool,
-    retired: Container[str],
-) -> list[Part]:
-    """Stage every part's bytes (the reducer copies the changed ones to the site)."""
-    data: dict[str, bytes] = {}
-    parts = rendered_parts(config, report, sink, single, data, retired)
-    for part in parts:
-        files.put("parts/" + part.name, data[part.name], content_type(part.name))
-    return parts
 
 
 def _summaries(
