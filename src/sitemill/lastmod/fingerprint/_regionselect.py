@@ -258,7 +258,7 @@ def select(text: str, descriptions: Callable[[str], Iterable[str]], url: str, ve
     region = regionmarkers.region_of(text)
     if region is None:
         kept = without_furniture(text)
-        if HEADLINE_START not in kept and titleblock.own_headline(text, version):
+        if HEADLINE_START not in kept and titleblock.own_headline(text, version, url):
             # (its title block: fingerprint.titleblock)
             kept = without_furniture(text, headline=True)
         kept = read_teasers(kept, url, page=text, version=version)
@@ -280,7 +280,7 @@ def select(text: str, descriptions: Callable[[str], Iterable[str]], url: str, ve
         article = narrowed(kept)
         body = kept if article is None else kept[article[0] : article[1]]
         if not headline:
-            header = titleblock.outside(text, region, version)
+            header = titleblock.outside(text, region, version, url)
             if header:
                 body = without_furniture(header, headline=True) + " " + body
     said = descriptions(text[: region[0]] + " " + text[region[1] :])
