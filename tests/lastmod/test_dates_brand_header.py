@@ -5,7 +5,8 @@ brand <h1>, the site's name linked to the home, stands in the sidebar's header b
 the posts with no <h1> in their text read that header as their title block until fingerprint
 version 13 (amended) read the site's name as no page's headline. A real git history: commit 1
 at T1, commit 2 at T2 adding the menu item on every page and the page it leads to, commit 3 at
-T3 editing one post's text. Structure copied from the theme's built pages, text our own."""
+T3 editing one post's text, commit 4 at T4 adding a tag to another post's own header.
+Structure copied from the theme's built pages, text our own."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from sitemill.sinks import MemorySink
 
 BASE = "https://example.org/"
 T3 = "2024-03-30 11:00:00"
+T4 = "2024-04-18 16:00:00"
 
 
 def page(title: str, body: str, *, menu: tuple[str, ...], home: str) -> str:
@@ -39,14 +41,17 @@ def page(title: str, body: str, *, menu: tuple[str, ...], home: str) -> str:
     )
 
 
-def post(title: str, text: str, *, own_h1: bool) -> str:
-    """A post's body: its header (its <h1>, tag, date), then its text (with ``own_h1``, under
-    an <h1> of its own, as a post written with "# ..." is)."""
+def post(title: str, text: str, *, own_h1: bool, tags: tuple[str, ...] = ("tea",)) -> str:
+    """A post's body: its header (its <h1>, ``tags``, date), then its text (with ``own_h1``,
+    under an <h1> of its own, as a post written with "# ..." is)."""
     heading = f"<h1>{title}: the method</h1>" if own_h1 else ""
+    categories = "".join(
+        f'<a class="post-category" href="/tag/{tag}.html">{tag}</a>' for tag in tags
+    )
     return (
         f'<section class="post"><header class="post-header"><h1>{title}</h1><p class="post-meta'
-        f'">// under <a class="post-category" href="/tag/tea.html">tea</a><br/>// Mon 01 '
-        f"February 2016</p></header></section>{heading}<p>{text}</p>"
+        f'">// under {categories}<br/>// Mon 01 February 2016</p></header></section>{heading}'
+        f"<p>{text}</p>"
     )
 
 
@@ -58,12 +63,15 @@ POSTS = {
 }
 
 
-def site(menu: tuple[str, ...], home: str, edited: str = "") -> Site:
-    """Every page of the blog with the ``menu``; ``edited``: a post whose text gained a line."""
+def site(menu: tuple[str, ...], home: str, edited: str = "", tagged: str = "") -> Site:
+    """Every page of the blog with the ``menu``; ``edited``: a post whose text gained a line;
+    ``tagged``: one that gained a tag."""
     pages: Site = {}
     for path, (title, text, own_h1) in POSTS.items():
         text = f"{text} Then drink it slowly." if path == edited else text
-        pages[path] = page(title, post(title, text, own_h1=own_h1), menu=menu, home=home)
+        tags = ("tea", "green") if path == tagged else ("tea",)
+        body = post(title, text, own_h1=own_h1, tags=tags)
+        pages[path] = page(title, body, menu=menu, home=home)
     archive = "".join(
         f'<div class="archive-post"><a href="/{path}">{title}</a></div>'
         for path, (title, _, _) in POSTS.items()
@@ -105,19 +113,13 @@ def test_a_menu_item_added_beside_the_brand_dates_no_post(tmp_path: Path, home: 
         (site(menu, home), T1),
         (site((*menu, "Links"), home), T2),
         (site((*menu, "Links"), home, edited="articles/white.html"), T3),
+        (site((*menu, "Links"), home, "articles/white.html", "articles/green.html"), T4),
     )
-    # The new page is dated by the commit that made it, the edited post by its edit; the
-    # posts beside the brand (with an <h1> in their text or not), the archive (whose only <h1>
-    # is the brand) and the home keep their first date.
+    # The new page is dated by the commit that made it, the edited posts by their edits (a tag
+    # in a post's own header is the post's); the posts beside the brand (with an <h1> in their
+    # text or not), the archive (whose only <h1> is the brand) and the home keep their first.
     assert found.pop("pages/links.html") == w3c(T2)
     assert found.pop("articles/white.html") == w3c(T3)
-    assert found == dict.fromkeys(
-        (
-            "",
-            "articles/black.html",
-            "articles/green.html",
-            "articles/oolong.html",
-            "pages/archives.html",
-        ),
-        w3c(T1),
-    )
+    assert found.pop("articles/green.html") == w3c(T4)
+    kept = ("", "articles/black.html", "articles/oolong.html", "pages/archives.html")
+    assert found == dict.fromkeys(kept, w3c(T1))

@@ -30,6 +30,7 @@ def pure(
     brand: str = "leaf.example",
     text: str = "Steep it for three minutes.",
     h1: str = "",
+    tags: str = "tea",
 ) -> bytes:
     """A post of Pelican Pure: the brand header in the sidebar (the site's name, an <h1> linked
     to ``home``, and the ``menu``), the post's header (its <h1>, tags, date), its text (with
@@ -39,13 +40,16 @@ def pure(
         for word in menu.split()
     )
     own = f"<h1>{h1}</h1>" if h1 else ""
+    categories = "".join(
+        f'<a class="post-category" href="/tag/{tag}.html">{tag}</a>' for tag in tags.split()
+    )
     return (
         f"<!doctype html><html><head><title>Green tea // {brand} // </title></head><body>"
         '<div class="pure-g-r" id="layout"><div class="sidebar pure-u"><div class="cover-body">'
         f'<header class="header"><hgroup><h1 class="brand-main"><a href="{home}">{brand}</a>'
         f'</h1>{links}</hgroup></header></div></div><div class="pure-u"><div class="content">'
         '<section class="post"><header class="post-header"><h1>Green tea</h1><p class="post-meta">'
-        '// under <a class="post-category" href="/tag/tea.html">tea</a><br/>// Mon 01 February '
+        f"// under {categories}<br/>// Mon 01 February "
         f"2016</p></header></section>{own}<p>{text}</p></div></div></div></body></html>"
     ).encode()
 
@@ -65,8 +69,11 @@ def test_the_brand_header_is_the_site_s_and_its_menu_no_edit_of_the_post(home: s
     kept = text_of(reduce_html(page, url=POST_URL))
     assert "Steep it for three minutes." in kept
     assert "Archives" not in kept
-    # The post's own words still are an edit.
+    # The post's own words still are an edit, and its own header (its <h1>, tags and date) is
+    # its title block: a tag added there is one too.
     assert printed(page) != printed(pure(home=home, text="Steep it for two minutes."))
+    assert "Green tea" in kept.partition("//")[2]
+    assert printed(page) != printed(pure(home=home, tags="tea green"))
 
 
 def test_as_on_the_posts_with_an_h1_of_their_own() -> None:

@@ -72,7 +72,8 @@ def region_plan(data: bytes, url: str = "", version: int = FINGERPRINT_VERSION) 
         spans, _ = regionselect.furniture_spans(marked)
         kept = _blanked(marked, spans)
         if HEADLINE_START not in kept and titleblock.own_headline(marked, version, url):
-            spans, _ = regionselect.furniture_spans(marked, headline=True)
+            named = url if version >= 13 else ""
+            spans, _ = regionselect.furniture_spans(marked, headline=True, url=named)
             kept = _blanked(marked, spans)
         article = narrowed(kept)
         found = None if article is None else article[0]
