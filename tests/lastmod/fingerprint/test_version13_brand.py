@@ -89,42 +89,39 @@ def test_version_12_read_the_brand_header_as_the_title_block() -> None:
     assert printed(page, version=PREVIOUS) != printed(links, version=PREVIOUS)
 
 
+def headed(title: str, headline: str, said: str, rest: str) -> bytes:
+    """A page without a region: its ``title``, a header holding the ``headline`` <h1> and what
+    is ``said`` beside it, then the ``rest``."""
+    return (
+        f"<title>{title}</title><header><h1>{headline}</h1><p>{said}</p></header>{rest}"
+    ).encode()
+
+
 def test_an_unlinked_brand_is_the_site_s_name_when_a_link_above_says_it() -> None:
     # The <h1> is no link, but the site's name links to the home elsewhere (the footer): the
     # words of a link to a page above the page.
-    def page(menu: str) -> bytes:
-        return (
-            "<title>Green tea | Leaf</title><header><h1>Leaf</h1>"
-            f"<p>{menu}</p></header><header><h1>Green tea</h1><p>2016-02-01</p></header>"
-            '<p>Steep it for three minutes.</p><footer><a href="/">Leaf</a></footer>'
-        ).encode()
-
-    assert printed(page("Tags Archives")) == printed(page("Tags Archives Links"))
+    rest = (
+        "<header><h1>Green tea</h1><p>2016-02-01</p></header><p>Steep it for three minutes.</p>"
+        '<footer><a href="/">Leaf</a></footer>'
+    )
+    menu = headed("Green tea | Leaf", "Leaf", "Tags Archives", rest)
+    assert printed(menu) == printed(menu.replace(b"Archives", b"Archives Links"))
 
 
 def test_a_headline_that_names_a_product_linked_elsewhere_stays_the_page_s() -> None:
     # A page about a program, its <h1> the program's name, linking the program's home in its
     # text: an <h1> is the site's name only when it is that link, not when the page holds one.
-    def page(meta: str) -> bytes:
-        return (
-            "<title>Leafcutter | Notes</title><header><h1>Leafcutter</h1><p>"
-            f'{meta}</p></header><p>Get it at <a href="https://leafcutter.example/">Leafcutter'
-            "</a>.</p>"
-        ).encode()
-
-    assert printed(page("By Ann, 2016")) != printed(page("By Ann, 2017"))
+    rest = '<p>Get it at <a href="https://leafcutter.example/">Leafcutter</a>.</p>'
+    page = headed("Leafcutter | Notes", "Leafcutter", "By Ann, 2016", rest)
+    assert printed(page) != printed(page.replace(b"2016", b"2017"))
 
 
 def test_a_home_page_keeps_its_hero() -> None:
     # Docusaurus's home page: the hero's <h1> is the site's name, but no page is above the home
     # (the brand's link there leads to the page itself): its headline and tagline are its own.
-    def home(tagline: str) -> bytes:
-        return (
-            '<title>Home | Leaf</title><nav><a href="/">Leaf</a><a href="/intro">Docs</a></nav>'
-            f"<header><h1>Leaf</h1><p>{tagline}</p></header><main><h3>Counts</h3></main>"
-        ).encode()
-
-    assert printed(home("Count the tea."), HOME_URL) != printed(home("Count the teas."), HOME_URL)
+    nav = '<nav><a href="/">Leaf</a><a href="/intro">Docs</a></nav>'
+    home = nav.encode() + headed("Home | Leaf", "Leaf", "Count the tea.", "<main>Counts</main>")
+    assert printed(home, HOME_URL) != printed(home.replace(b"tea.", b"teas."), HOME_URL)
 
 
 def test_a_title_block_whose_h1_is_the_page_s_stays() -> None:
