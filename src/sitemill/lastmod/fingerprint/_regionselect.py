@@ -258,9 +258,9 @@ def select(text: str, descriptions: Callable[[str], Iterable[str]], url: str, ve
     region = regionmarkers.region_of(text)
     if region is None:
         kept = without_furniture(text)
-        if HEADLINE_START not in kept and titleblock.own_headline(text, version):
+        if HEADLINE_START not in kept and titleblock.own_headline(text, version, url):
             # (its title block: fingerprint.titleblock)
-            kept = without_furniture(text, headline=True)
+            kept = without_furniture(text, headline=True, url=url if version >= 13 else "")
         kept = read_teasers(kept, url, page=text, version=version)
         kept = linkblocks.leave_out_link_blocks(kept, url, text, version)
         region = narrowed(kept)
@@ -280,7 +280,7 @@ def select(text: str, descriptions: Callable[[str], Iterable[str]], url: str, ve
         article = narrowed(kept)
         body = kept if article is None else kept[article[0] : article[1]]
         if not headline:
-            header = titleblock.outside(text, region, version)
+            header = titleblock.outside(text, region, version, url)
             if header:
                 body = without_furniture(header, headline=True) + " " + body
     said = descriptions(text[: region[0]] + " " + text[region[1] :])
@@ -296,7 +296,12 @@ def _listed(text: str, url: str) -> str:
 
 
 def without_furniture(
-    text: str, *, article: int = 0, headline: bool = False, notes: int | None = None
+    text: str,
+    *,
+    article: int = 0,
+    headline: bool = False,
+    notes: int | None = None,
+    url: str = "",
 ) -> str:
     """``text`` without the furniture elements' spans, markers and all: nav, aside, the
     furniture roles, and a header or footer outside any article (with ``headline``, a header
@@ -304,8 +309,12 @@ def without_furniture(
     and DOI, is the page's own). One left open runs to the end of the text; furniture of the
     same kind nested in it closes with it. ``article``: 1 when the text is an article's.
     ``notes``: the fingerprint's version, for the main region's text: an aside there that is the
-    page's own note stays (fingerprint.asides)."""
-    spans, left_open = furniture_spans(text, article=article, headline=headline, notes=notes)
+    page's own note stays (fingerprint.asides). ``url``: the page's, for a page without a region
+    (from version 13): a header whose only <h1> is the site's name is the site's
+    (fingerprint.titleblock)."""
+    spans, left_open = furniture_spans(
+        text, article=article, headline=headline, notes=notes, url=url
+    )
     if not spans:  # (nothing left out)
         return text
     kept: list[str] = []
@@ -319,7 +328,12 @@ def without_furniture(
 
 
 def furniture_spans(
-    text: str, *, article: int = 0, headline: bool = False, notes: int | None = None
+    text: str,
+    *,
+    article: int = 0,
+    headline: bool = False,
+    notes: int | None = None,
+    url: str = "",
 ) -> tuple[list[tuple[int, int]], bool]:
     """Where the furniture elements without_furniture leaves out of ``text`` stand, each from
     its start marker to its end marker's end (in order, apart), and whether the last is left
@@ -345,9 +359,9 @@ def furniture_spans(
         elif letter == "A":
             article = max(0, article - 1)
         elif letter in _CLOSES and (letter not in "hf" or not article):
-            if (headline and letter == "h" and titleblock.header_span(text, found.end())[0]) or (
-                letter == "x" and notes is not None and own_note(text, found.end(), notes)
-            ):
+            if (
+                headline and letter == "h" and titleblock.holds_headline(text, found.end(), url)
+            ) or (letter == "x" and notes is not None and own_note(text, found.end(), notes)):
                 continue  # (a title block; a page's own note, whose furniture is read as such)
             start = found.start()
             skipping, closing, depth = letter, _CLOSES[letter], 1

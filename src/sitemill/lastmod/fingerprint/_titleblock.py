@@ -20,10 +20,25 @@
 # headline is its own. odoc's parameter pages have no region and title themselves "_ (pkg.M.F._)"
 # over the ``<h1>`` "Parameter F._" in their preamble; a Hexo Sakura page without a ``<title>``
 # holds its ``<h1>`` in its header. Version 12 left both headlines out.
+#
+# From version 13 (amended, issue 79) the title names a headline only through its own words, never
+# through the site's name, the part of it most pages share: an <h1> whose words are the words of a
+# link to a page above this one (fingerprint.titledarticle.site_names, read with the page's URL),
+# or that is itself a link to a home page (the site's, or another host's: a site that moved host
+# links its old one until it rebuilds), is the site's name: the page's headline is its first
+# other <h1>, and a header whose only <h1> is the site's name is the site's (holds_headline, on a
+# page without a region), as on the pages whose text holds an <h1> of its own. Pelican Pure
+# writes the site's name as the ``<h1>`` of the sidebar's header beside its menu, linked to the
+# home, and titles each page "Post // site //": read as the page's title block, a link put in the
+# menu re-dated the posts with no ``<h1>`` in their text (their own header, the post's ``<h1>``,
+# tags and date, stays their title block). A home page has no page above it and links to itself:
+# its hero stays its own. A page's headline that names a program stays its own though the page
+# links that program's home elsewhere: only the <h1>'s own link says it is a site's name.
 
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Final
 
 from sitemill.lastmod.fingerprint import _regionmarkers as regionmarkers
@@ -33,8 +48,10 @@ from sitemill.lastmod.fingerprint._articles import (
     HEADLINE_END,
     HEADLINE_START,
 )
+from sitemill.lastmod.fingerprint._titledarticle import home_names, site_names
 from sitemill.lastmod.fingerprint._titleparts import split_title
 from sitemill.lastmod.fingerprint.excerpts import letters, words
+from sitemill.lastmod.fingerprint.targetmarks import MARK_EDGE
 
 # The markers of a page-level header (fingerprint.regionselect: "h", "H") and of the page's <h1>.
 _HEADER_MARKERS: Final = re.compile(f"\x02([hH{HEADLINE_START[1]}])\x03")
@@ -43,15 +60,17 @@ _PARENTHESIS: Final = re.compile(r"[()]")
 _HEADINGS: Final = re.compile(f"{HEADING_START}(.*?)(?:{HEADING_END}|\\Z)", re.DOTALL)
 
 
-def outside(text: str, region: tuple[int, int], version: int) -> str:
+def outside(text: str, region: tuple[int, int], version: int, url: str = "") -> str:
     """The marked text of the page's title block outside its main ``region`` of ``text``: the
     first page-level header (outside any article) before or after the region that holds an
-    <h1> the page's <title> names (see above); "" if none does."""
-    found = outside_span(text, region, version)
+    <h1> the page's <title> names (see above; ``url``: the page's); "" if none does."""
+    found = outside_span(text, region, version, url)
     return "" if found is None else text[found[0] : found[1]]
 
 
-def outside_span(text: str, region: tuple[int, int], version: int) -> tuple[int, int] | None:
+def outside_span(
+    text: str, region: tuple[int, int], version: int, url: str = ""
+) -> tuple[int, int] | None:
     """Where the text of outside's title block stands in ``text`` (after its start marker, to
     its end marker); None: the page has none."""
     for offset, part in ((0, text[: region[0]]), (region[1], text[region[1] :])):
@@ -66,19 +85,20 @@ def outside_span(text: str, region: tuple[int, int], version: int) -> tuple[int,
                 article = max(0, article - 1)
             elif letter == "h" and not article:
                 holds, end = header_span(part, found.end())
-                if holds and titled_headline(part[found.end() : end], text, version):
+                if holds and titled_headline(part[found.end() : end], text, version, url):
                     return offset + found.end(), offset + end
     return None
 
 
-def own_headline(text: str, version: int) -> bool:
-    """Whether the page-level header that holds the first <h1> of ``text`` (a page without a
+def own_headline(text: str, version: int, url: str = "") -> bool:
+    """Whether the page-level header that holds the page's <h1> in ``text`` (a page without a
     main region: its body is its region) is the page's title block: its <title> names that
-    <h1> (titled_headline), or, from version 13, the page has an <h1> and its <title> names no
-    other heading of it (see above: no title tells a motto from the page's headline)."""
-    if titled_headline(text, text, version):
+    <h1> (titled_headline), or, from version 13, its <title> names no other heading of it (see
+    above: no title tells a motto from the page's headline). From version 13, with the page's
+    ``url``, the page's <h1> is its first that is not the site's name (see above)."""
+    if titled_headline(text, text, version, url):
         return True
-    if version < 13 or HEADLINE_START not in text:
+    if version < 13 or _headline(text, text, version, url) is None:
         return False
     title = regionmarkers.between(text, *regionmarkers.TITLE_MARKERS)
     if title is None:
@@ -90,16 +110,77 @@ def own_headline(text: str, version: int) -> bool:
     return True
 
 
-def titled_headline(text: str, page: str, version: int) -> bool:
+def titled_headline(text: str, page: str, version: int, url: str = "") -> bool:
     """Whether the first <h1> of ``text`` is named by the <title> of ``page`` (see above): the
-    page's headline, not a site's motto."""
-    found = regionmarkers.between(text, HEADLINE_START, HEADLINE_END)
+    page's headline, not a site's motto; from version 13, with the page's ``url``, the first
+    <h1> that is not the site's name."""
+    found = _headline(text, page, version, url)
     title = regionmarkers.between(page, *regionmarkers.TITLE_MARKERS)
     if found is None or title is None:
         return False
     headline = regionmarkers.unmark(text[found[0] : found[1]])
     named = regionmarkers.unmark(page[title[0] : title[1]])
     return _names(named, headline, version)
+
+
+def holds_headline(text: str, start: int, url: str = "") -> bool:
+    """Whether the header whose start marker ends at ``start`` in ``text`` (a page without a
+    main region) holds an <h1>; with the page's ``url`` (from fingerprint version 13), an <h1>
+    that is not the site's name (see above): a header that holds only the site's name is the
+    site's."""
+    holds, end = header_span(text, start)
+    if not holds or not url:
+        return holds
+    return _headline(text, text, 13, url, (start, end)) is not None
+
+
+def _headline(
+    text: str, page: str, version: int, url: str, within: tuple[int, int] | None = None
+) -> tuple[int, int] | None:
+    """Where the text of the first <h1> of ``text`` (``within`` these bounds) is; from version
+    13, with ``url``, of the first that is not the site's name (a link of ``page``, at ``url``,
+    says it: see above). None: none is."""
+    at, stop = within or (0, len(text))
+    while (start := text.find(HEADLINE_START, at, stop)) >= 0:
+        begin = start + len(HEADLINE_START)
+        end = text.find(HEADLINE_END, begin, stop)
+        end = stop if end < 0 else end
+        if version < 13 or not url or not _site_named(text, (begin, end), page, url):
+            return begin, end
+        at = end
+    return None
+
+
+def _site_named(text: str, headline: tuple[int, int], page: str, url: str) -> bool:
+    """Whether the <h1> whose text stands at ``headline`` in ``text`` is the site's name (see
+    above): its words are those of a link of ``page`` (at ``url``) to a page above it, or it is
+    a link to a home page (the link inside it, or it inside the link)."""
+    named = letters(regionmarkers.unmark(text[headline[0] : headline[1]]))
+    if not named:
+        return False
+    linked = text[_link_around(text, headline[0] - len(HEADLINE_START)) : headline[1]]
+    return named in home_names(linked, url) or named in _site_names(page, url)
+
+
+@lru_cache(maxsize=4)  # (one page's headers ask in turn: its text hashed once, str caches it)
+def _site_names(page: str, url: str) -> frozenset[str]:
+    """titledarticle.site_names of the marked ``page`` at ``url``."""
+    return site_names(page, url)
+
+
+def _link_around(text: str, start: int) -> int:
+    """Where the mark of the link ``text``'s position ``start`` stands inside begins (``start``
+    itself: in none). Marks and text alternate between MARK_EDGE (targetmarks)."""
+    parts = text[:start].split(MARK_EDGE)
+    at, opened = len(parts[0]), start
+    for place in range(1, len(parts), 2):
+        mark = parts[place]
+        if mark[:1] == "H":
+            opened = at
+        elif mark[:1] == "E":
+            opened = start
+        at += len(mark) + 2 + (len(parts[place + 1]) if place + 1 < len(parts) else 0)
+    return opened
 
 
 def _names(named: str, headline: str, version: int) -> bool:

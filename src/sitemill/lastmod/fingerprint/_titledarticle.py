@@ -86,13 +86,28 @@ def titled_article(
 def site_names(page: str, url: str) -> frozenset[str]:
     """The words (as letters and digits) of each link of the marked ``page`` at ``url`` to a
     page above it: its path an ancestor of the page's (see above; no ``url``: none)."""
+    return _link_names(page, url, homes=False)
+
+
+def home_names(text: str, url: str) -> frozenset[str]:
+    """site_names of the marked ``text`` (a part of the page at ``url``), and the words of each
+    of its links to the home page of another host: a site's name too, read only where a heading
+    is the link (fingerprint.titleblock; a page links other sites' homes by their names)."""
+    return _link_names(text, url, homes=True)
+
+
+def _link_names(page: str, url: str, *, homes: bool) -> frozenset[str]:
+    """site_names, and with ``homes`` home_names, of the marked ``page`` at ``url``."""
     if not url or MARK_EDGE not in page:
         return frozenset()
     own = targets.spelled_page(url)
     parts = page.split(MARK_EDGE)  # (marks and text alternate: the marks are at odd places)
     names = set()
     for place in range(1, len(parts), 2):
-        if parts[place][:1] != "H" or not _above(targets.follow(parts[place][1:], url), own):
+        if parts[place][:1] != "H":
+            continue
+        followed = targets.follow(parts[place][1:], url)
+        if not (_above(followed, own) or (homes and _home(followed))):
             continue
         words = [parts[place + 1] if place + 1 < len(parts) else ""]
         for after in range(place + 2, len(parts), 2):
@@ -112,6 +127,16 @@ def _above(followed: str | None, own: str) -> bool:
         return False
     path = followed.partition("#")[0]
     return "?" not in path and path != own and own.startswith(path.rstrip("/") + "/")
+
+
+def _home(followed: str | None) -> bool:
+    """Whether a link's target (``followed``) is the home page of another host: its root, no
+    query (a fragment aside)."""
+    if followed is None:
+        return False
+    scheme, _, rest = followed.partition("#")[0].partition("//")
+    host, _, path = rest.partition("/")
+    return scheme in ("", "http:", "https:") and bool(host) and "?" not in rest and not path
 
 
 def _named(headline: str, title: str) -> bool:

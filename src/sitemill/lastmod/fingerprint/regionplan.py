@@ -71,8 +71,9 @@ def region_plan(data: bytes, url: str = "", version: int = FINGERPRINT_VERSION) 
     if region is None:  # (the page's body, its furniture out, as select reads it)
         spans, _ = regionselect.furniture_spans(marked)
         kept = _blanked(marked, spans)
-        if HEADLINE_START not in kept and titleblock.own_headline(marked, version):
-            spans, _ = regionselect.furniture_spans(marked, headline=True)
+        if HEADLINE_START not in kept and titleblock.own_headline(marked, version, url):
+            named = url if version >= 13 else ""
+            spans, _ = regionselect.furniture_spans(marked, headline=True, url=named)
             kept = _blanked(marked, spans)
         article = narrowed(kept)
         found = None if article is None else article[0]
@@ -89,7 +90,7 @@ def region_plan(data: bytes, url: str = "", version: int = FINGERPRINT_VERSION) 
     left_out = where.starts(spans, region[0])
     block = None
     if HEADLINE_START not in kept:
-        header = titleblock.outside_span(marked, region, version)
+        header = titleblock.outside_span(marked, region, version, url)
         if header is not None:
             block = where.tag(header[0])
             header_spans, _ = regionselect.furniture_spans(

@@ -60,7 +60,8 @@ from typing import Final
 # a headline is the title's when one of the title's parts (a parenthesis a separator too)
 # stands in it word for word, as when it stands in the title (odoc's "Module X.Make" under
 # "Make (pkg.X.Make)": fingerprint.titleblock), a page without a region keeps the header that
-# holds its <h1> unless its title names another heading (fingerprint.titleblock.own_headline),
+# holds its <h1> unless its title names another heading or the <h1> is the site's name (the words
+# of a link to a page above it, or itself a link to a home page: fingerprint.titleblock),
 # a title part that is the words of a link to a page above the page (the site's name) names no
 # page (fingerprint.titledarticle), and a breadcrumb (its aria-label, class or
 # itemtype) is navigation wherever it stands, and an article left open ends with the <div> or
