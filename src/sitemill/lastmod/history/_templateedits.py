@@ -105,7 +105,14 @@ PROBE_LEAST: Final = 2
 # the date of the last one judged (a later date, never an earlier one). A round that carried
 # pages past stamps alone is none of them: a book whose every deploy prints its date is followed
 # to its last words (each such round carries a page past the run of stamps before its stop,
-# at once: lonestamps.LoneStamps.followed_on).
+# at once: lonestamps.LoneStamps.followed_on). Nor is a round that carried pages only past
+# edits their commits made on most of the pages they changed (at least MIN_SECTION: the
+# commit's own count, probes.template_edits over its stops and census pages of every round):
+# such a commit is judged whole, and a page is carried past it as the walk carries a page past
+# a version with its fingerprint, one older version reduced (dating rules 17: EnTT's 17
+# releases since a page's last edit, each bumping every page; a Hexo blog whose 30 deploys
+# each put a new post in every page's sidebar). The bound holds for the rounds judged by fewer
+# pages (a section's, the parts or tokens most pages made).
 MAX_ROUNDS: Final = 16
 # The edits judged template at each commit (by its time), each as its name and exact name.
 Known = dict[int, set[tuple[str | None, str | None]]]
