@@ -193,3 +193,18 @@ def test_a_release_bumped_on_every_page_costs_as_many_rounds_and_reads_as_releas
     assert long[0] == 2 * short[0] - 1, (short, long)  # (and the round that carries none)
     assert long[1] - pages == 2 * (short[1] - pages), (short, long)  # (each current page once)
     assert long[2] <= 2 * short[2], (short, long)
+
+
+def test_releases_past_max_rounds_each_made_on_every_page_are_all_followed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # EnTT made 17 releases since some pages' last edit (doxygen, docsy96), a Hexo blog 30
+    # deploys that each edited every page's sidebar (lbinin-maupassant, read96): a round that
+    # carries pages only past an edit its commit made on most of the pages it changed takes
+    # none of MAX_ROUNDS, so every page is dated by the first release (release_work), each
+    # older version still reduced once, one round a release (main's code stopped at the 17th).
+    releases = templateedits.MAX_ROUNDS + 4
+    rounds, reduced, _ = release_work(tmp_path, releases, monkeypatch)
+    pages = len(NAMESPACES)
+    assert rounds == releases + 1, rounds
+    assert reduced == pages * (releases + 1), reduced

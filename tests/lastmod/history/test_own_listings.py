@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from gitutil import commit, make_repo
+from gitutil import clock, commit, make_repo, unix
+from sitemill.protocol import Precision, lastmod_from_timestamp
 from treedates import WHEN, at, built_lastmods
 
 Build = dict[str, str | None]
@@ -101,3 +102,52 @@ def test_a_module_moved_in_the_links_of_most_pages_is_their_navigation(tmp_path:
     found = dated(tmp_path, [reference("akkahttp"), reference("pekkohttp")])
     assert found == {path: at(1 if path == "pekkohttp" else 0) for path in found}, found
     assert len(found) == 13
+
+
+def sidebar_blog(posts: int) -> Build:
+    """``posts`` posts, each page (the posts and the home page) with a sidebar that links
+    every post by its title (a Hexo theme's recent posts on a young blog: lbinin-maupassant)."""
+    titles = {f"p{n}": f"Notes on trees, part {n}" for n in range(posts)}
+    sidebar = "".join(
+        f'<li><a href="/posts/{slug}/">{title}</a></li>' for slug, title in titles.items()
+    )
+    aside = f"<ul class=post-list>{sidebar}</ul>"
+    pages: Build = {}
+    for n, (slug, title) in enumerate(titles.items()):
+        said = f"<p>What post number {n} says, in its own words.</p>\n" * 3
+        pages[f"posts/{slug}/index.html"] = _body(title, f"<h1>{title}</h1>{said}", aside)
+    pages["index.html"] = _body("Our Blog", "<h1>Our Blog</h1><p>Trees, mostly.</p>", aside)
+    return pages
+
+
+def _body(title: str, article: str, aside: str) -> str:
+    header = "<div id=header><div class=site-name><a href='/'>Our Blog</a></div></div>"
+    return (
+        f"<html><head><title>Our Blog | {title}</title></head><body>{header}<div id=layout>"
+        f"<div class='pure-u-1 pure-u-md-3-4'><div class=post>{article}</div></div>"
+        "<div class='pure-u-1 pure-u-md-1-4'><div id=sidebar><div class=widget>"
+        f"<div class=widget-title>Recent posts</div>{aside}</div></div></div></div></body></html>\n"
+    )
+
+
+def test_a_new_post_in_the_sidebar_of_every_page_the_blog_had_then_is_its_navigation(
+    tmp_path: Path,
+) -> None:
+    # Four posts, then ten deploys each adding a post and its link to every page's sidebar.
+    # The third deploy changed 7 of the 8 pages the blog had then (the eighth its new post):
+    # its navigation, though 7 is not more than half of the 15 pages the blog has now. Each
+    # post is dated by the commit that made it, the home page by the first (main's code dated
+    # the first four posts and the home page by the third deploy).
+    repo = make_repo(tmp_path / "site")
+    times = clock("2024-01-10T09:00:00+00:00", 86400)
+    stamps = [next(times) for _ in range(11)]
+    for n, when in enumerate(stamps):
+        commit(repo, dict(sidebar_blog(4 + n)), when)
+    found = built_lastmods(repo)
+    made = {f"posts/p{n}": max(0, n - 3) for n in range(14)}
+    expected = {path: made.get(path, 0) for path in found}
+    assert found == {
+        path: lastmod_from_timestamp(unix(stamps[index]), Precision.DATETIME)
+        for path, index in expected.items()
+    }, found
+    assert len(found) == 15

@@ -124,8 +124,11 @@ EARLIER_VERSIONS: Final = frozenset({12})
 # is no edit of the page's: a member's anchor named by a hash of its declaration, re-pointed on
 # every page that links to it; history.targetmoves.repointed_apart, edits.REPOINTED; an edit's
 # words read as the fingerprint reads them, white space beside anything but a letter or a digit
-# no word's end: history.respacing.respaced_runs).
-DATING_RULES: Final = 16
+# no word's end: history.respacing.respaced_runs); 17: issue 79 (a round of template edits that
+# carried pages only past an edit its commit made on most of the pages it changed is none of
+# MAX_ROUNDS: history.templateedits; a link a commit changed on more than half of the pages the
+# site had then is its navigation, not a list: history.listings).
+DATING_RULES: Final = 17
 HTML_SUFFIXES: Final = (".html", ".htm")
 # A page is fingerprinted from at most its first this many bytes, wherever it is read (a
 # tree, a bucket, an old git version), so that one page gives one fingerprint everywhere.

@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 import os
+from bisect import bisect_right
 from collections import Counter
 from collections.abc import Callable, Mapping
 from typing import Final
@@ -34,14 +35,15 @@ class Listings:
     time created or deleted, a move being both (``git diff-tree --no-renames``: no blob read),
     read from git once for each commit, on first use. ``commits``: the commits at a time
     (stamps.CommitStamps.commits); ``site``: the base URL links are resolved from, the site's
-    folder in the work tree (POSIX, "" for its top) and how many of its pages git has."""
+    folder in the work tree (POSIX, "" for its top) and the time each of its pages git has was
+    first committed, oldest first (the pages the site had at a commit: ``pages_at``)."""
 
     def __init__(
-        self, git: Git, commits: Callable[[int], list[str]], site: tuple[str, str, int]
+        self, git: Git, commits: Callable[[int], list[str]], site: tuple[str, str, list[int]]
     ) -> None:
         self._git = git
         self._commits = commits
-        self._base, relative, self.pages = site
+        self._base, relative, self._births = site
         self._prefix = os.fsencode(relative + "/") if relative else b""
         self._found: dict[int, frozenset[str]] = {}
 
@@ -49,6 +51,10 @@ class Listings:
         """The listed_token of the page at site path ``path``."""
         spelled = own_path(self._base, path)
         return listed_token(spelled) if spelled else ""
+
+    def pages_at(self, time: int) -> int:
+        """How many of the pages git has the site had at ``time`` (first committed by then)."""
+        return bisect_right(self._births, time)
 
     def at(self, time: int) -> frozenset[str]:
         """The listed_token of each page the commits at ``time`` created, deleted or moved."""
@@ -78,7 +84,8 @@ class OwnEdits:
     """Which stops' edits are their pages' own as lists (see above): an edit that put in, took
     out or re-pointed a link to a page its commit created, deleted or moved (a list page's), or
     the edit of such a page itself (a post moved and retitled, a module renamed). A link to it
-    that the commit changed on more than half of the site's pages is the site's navigation, not
+    that the commit changed on more than half of the pages the site had then is the site's
+    navigation (a sidebar's recent posts: a blog of 24 pages whose 22 a deploy changed), not
     a list (a module renamed in the package index on every API page: what most pages carry is
     the template's); nothing is where a commit created, deleted or moved as many pages as it
     changed (a site that moved every page); none without ``listings`` (no base URL, no git).
@@ -105,14 +112,17 @@ class OwnEdits:
         listed = {stop: self._listed(stop) for stop in stops}
         self.read += self._tokens([stop for stop in stops if listed[stop]])
         spread = self._spread({commit_of(stop, self._pages) for stop in stops if listed[stop]})
-        most = self._listings.pages / 2
-        lists = {
-            stop: frozenset(
-                page for page in found if spread[commit_of(stop, self._pages), page] <= most
-            )
-            for stop, found in listed.items()
-        }
+        lists = {stop: self._lists(stop, found, spread) for stop, found in listed.items()}
         return [stop for stop in stops if not self._own(stop, (listed[stop], lists[stop]))]
+
+    def _lists(
+        self, stop: tuple[str, int], found: frozenset[str], spread: Counter[tuple[int, str]]
+    ) -> frozenset[str]:
+        """The pages of ``found`` that lists link, not the site's navigation: those the commit
+        of ``stop`` changed a link to on at most half of the pages the site had then."""
+        when = commit_of(stop, self._pages)
+        had = self._listings.pages_at(when) if self._listings is not None else 0
+        return frozenset(page for page in found if 2 * spread[when, page] <= had)
 
     def _listed(self, stop: tuple[str, int]) -> frozenset[str]:
         """The pages the commit of ``stop`` created, deleted or moved, where it counts them."""

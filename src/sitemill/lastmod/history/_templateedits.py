@@ -105,7 +105,14 @@ PROBE_LEAST: Final = 2
 # the date of the last one judged (a later date, never an earlier one). A round that carried
 # pages past stamps alone is none of them: a book whose every deploy prints its date is followed
 # to its last words (each such round carries a page past the run of stamps before its stop,
-# at once: lonestamps.LoneStamps.followed_on).
+# at once: lonestamps.LoneStamps.followed_on). Nor is a round that carried pages only past
+# edits their commits made on most of the pages they changed (at least MIN_SECTION: the
+# commit's own count, probes.template_edits over its stops and census pages of every round):
+# such a commit is judged whole, and a page is carried past it as the walk carries a page past
+# a version with its fingerprint, one older version reduced (dating rules 17: EnTT's 17
+# releases since a page's last edit, each bumping every page; a Hexo blog whose 30 deploys
+# each put a new post in every page's sidebar). The bound holds for the rounds judged by fewer
+# pages (a section's, the parts or tokens most pages made).
 MAX_ROUNDS: Final = 16
 # The edits judged template at each commit (by its time), each as its name and exact name.
 Known = dict[int, set[tuple[str | None, str | None]]]
@@ -166,7 +173,8 @@ def follow_template_edits(
         counted = counted + lone.stamped(every)  # (stamps on however few pages)
         late, most = known_edits(every, chosen + counted, pages, (known, name), tables)
         read, counted = read + more + most, counted + late
-        carried, rounds = _this_round(own.kept(chosen + counted), edits, rounds)  # (listings)
+        template = own.kept(chosen + counted)  # (listings)
+        carried, rounds = _this_round(template, pages, (tables, changed), rounds)
         carried = lone.followed_on(carried)  # (past the stamps after each at once)
         reference = _carried(carried, pages, remembered)
         if not reference:
@@ -209,14 +217,34 @@ def _by_commits(
 
 
 def _this_round(
-    template: list[tuple[str, int]], edits: Edits, rounds: int
+    template: list[tuple[str, int]],
+    pages: Mapping[str, Run],
+    judged: tuple[StopEdits, Counter[int]],
+    rounds: int,
 ) -> tuple[list[tuple[str, int]], int]:
-    """The stops of ``template`` carried past this round, and the rounds that carried one past
-    a template edit so far: past MAX_ROUNDS of them, only stamps."""
-    edited = [stop for stop in template if edits.get(stop) != STAMP_EDIT]
-    rounds += bool(edited)
-    stamped = [stop for stop in template if edits.get(stop) == STAMP_EDIT]
-    return (edited if rounds <= MAX_ROUNDS else []) + stamped, rounds
+    """The stops of ``template`` carried past this round, and the rounds so far that carried
+    one past an edit its commit did not make on most of the pages it changed: past MAX_ROUNDS
+    of them, only stamps and such edits. ``judged``: the edits named so far (the stops and
+    census pages of every round), the pages each commit changed."""
+    edited = [stop for stop in template if judged[0][0].get(stop) != STAMP_EDIT]
+    unjudged = set(edited) - set(_commits_edits(edited, pages, judged))
+    rounds += bool(unjudged)
+    return [stop for stop in template if rounds <= MAX_ROUNDS or stop not in unjudged], rounds
+
+
+def _commits_edits(
+    edited: list[tuple[str, int]],
+    pages: Mapping[str, Run],
+    judged: tuple[StopEdits, Counter[int]],
+) -> list[tuple[str, int]]:
+    """The stops of ``edited`` whose edit their commit made on most of the pages it changed
+    (probes.template_edits over every page named at it in any round: its stops and its census
+    pages; at least MIN_SECTION of them)."""
+    (edits, *_), changed = judged
+    at = {commit_of(stop, pages) for stop in edited}
+    named = [stop for stop in edits if stop[0] in pages and commit_of(stop, pages) in at]
+    whole = template_edits(named, pages, edits, MIN_SECTION, changed)
+    return [stop for stop in edited if (commit_of(stop, pages), edits.get(stop)) in whole]
 
 
 def _carried(

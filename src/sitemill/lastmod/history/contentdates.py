@@ -177,7 +177,8 @@ def date_by_content(
     for path, end in walked.ends.items():  # (each worker's runs: copies)
         runs[path].end = end
     if reduce is not None:  # (the runs dated, past the history's template edits)
-        site = (found.relative, sum(p.lower().endswith(HTML_SUFFIXES) for p in found.versions))
+        html = [v[-1].time for p, v in found.versions.items() if p.lower().endswith(HTML_SUFFIXES)]
+        site = (found.relative, sorted(html))  # (when each page was first committed)
         at = (found.top, token, pool, base, site)
         carried = {p: runs[p] for p in dated}
         _past_templates(at, carried, walked, (fingerprint, reduce), known, (stubs, unlisted))
@@ -245,7 +246,7 @@ def _stop_names(
 
 
 def _past_templates(
-    at: tuple[Path, str, WorkPool | None, str, tuple[str, int]],
+    at: tuple[Path, str, WorkPool | None, str, tuple[str, list[int]]],
     runs: dict[str, Run],
     walked: Walked,
     reading: tuple[Fingerprint, Reduce],
