@@ -123,8 +123,13 @@ EARLIER_VERSIONS: Final = frozenset({12})
 # is no edit of the page's: a member's anchor named by a hash of its declaration, re-pointed on
 # every page that links to it; history.targetmoves.repointed_apart, edits.REPOINTED; an edit's
 # words read as the fingerprint reads them, white space beside anything but a letter or a digit
-# no word's end: history.respacing.respaced_runs).
-DATING_RULES: Final = 16
+# no word's end: history.respacing.respaced_runs); 17: issue 79 (a link's target is named as it
+# is whether or not the page holds it elsewhere, as its end is named by its kind on either side:
+# a sidebar's post taken out where the page links it twice is the same edit as where once,
+# history.edits._by_kind; a stop no count named whose versions differ in their links' and
+# images' targets alone is named from its reductions, so a link re-pointed within its document
+# or another site's host moved alone passes on however few pages: history.lonestamps).
+DATING_RULES: Final = 17
 HTML_SUFFIXES: Final = (".html", ".htm")
 # A page is fingerprinted from at most its first this many bytes, wherever it is read (a
 # tree, a bucket, an old git version), so that one page gives one fingerprint everywhere.

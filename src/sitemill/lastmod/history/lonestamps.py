@@ -58,6 +58,12 @@ _NEAR: Final = 16
 # Bytes an edit changes at most that its reductions are read for when it holds a stamp beside
 # more than stamps (a footer put in with the deploy's day: _stamps_alone).
 _SHORT: Final = 512
+# A link's or an image's target, its attribute's value (_targets_alone).
+_TARGET_VALUE: Final = re.compile(
+    rb"""([\t\n\f\r ](?:href|src|srcset)[\t\n\f\r ]*=[\t\n\f\r ]*)"""
+    rb"""(?:"[^"]*+"|'[^']*+'|[^\t\n\f\r "'>]++)""",
+    re.IGNORECASE,
+)
 # Versions read at once where a page's stamps are followed back (LoneStamps._ahead).
 _AHEAD: Final = 16
 # A stop: a page's path and its run's end there.
@@ -222,6 +228,8 @@ def _stamps_alone(
     if newer is None or older is None or newer == older:
         return False
     start, end = common_ends(newer, older)
+    if _targets_alone(newer, older, (start, end)):
+        return None  # (no content, perhaps: stopedits.stop_names tells from the reductions)
     times = (versions[0].time, versions[1].time)
     short = max(len(newer), len(older)) - end - start <= _SHORT
     edges = (start, len(newer) - end - 1), (start, len(older) - end - 1)
@@ -265,6 +273,24 @@ def _fingerprint(
     if reduction_fingerprint(found[first]) != known:
         return None
     return reduction_fingerprint(found[last])
+
+
+def _targets_alone(newer: bytes, older: bytes, ends: tuple[int, int]) -> bool:
+    """Whether ``newer`` and ``older`` (their common start and end: ``ends``) differ in their
+    links' and images' targets alone, read from the first tag their difference stands in to
+    the end of the last. Such an edit may be no content, whatever its page's commit changed
+    (issue 79): a link re-pointed within the document it leads to (ESDoc's "source" links,
+    ``#lineNumber60`` made ``#lineNumber59`` where the source file gained a line, on one class's
+    page), another site's host moved alone; or a page's own edit (a link led elsewhere), which
+    the reductions tell (stopedits.stop_names names the first two as it names a stamp)."""
+    start, end = ends
+    first = max(newer.rfind(b"<", 0, start), 0)
+    lasts = [text.find(b">", len(text) - end) for text in (newer, older)]
+    parts = [
+        _TARGET_VALUE.sub(rb"\1", text[first : len(text) if last < 0 else last + 1])
+        for text, last in zip((newer, older), lasts, strict=True)
+    ]
+    return parts[0] == parts[1]
 
 
 def _near_a_date(text: bytes | None, at: int) -> bool:
