@@ -3,7 +3,7 @@ changed (issue 79, principle 1; history.lonestamps, dating rules 17): a link re-
 the document it leads to, as a stamp does. ESDoc links each member of a class to the line of
 its source listing that declares it (``file/src/osc.js.html#lineNumber60``); a commit that gave
 the source file one line more before them re-pointed every such link (``#lineNumber61``) on
-the class's page, and changed the listing and the search index: 2 pages, fewer than the 4 a
+the class's page, and changed the listing: 2 pages, fewer than the 4 a
 commit's census counts, so the class page's stop was read for stamps alone and the page dated
 by a commit that changed nothing a reader sees on it. Shaped like an ESDoc reference (text our
 own), in a real repository with fixed dates."""
@@ -21,7 +21,7 @@ def reference(first_line: int, *, listed: str = "", worded: bool = False) -> dic
     """The reference: a page per class whose members link to their lines of the source
     listing (from ``first_line`` on), the listing itself (its lines), and an index of
     classes; ``listed``: a line the listing holds before the classes; ``worded``: the
-    Plugin page's summary reworded."""
+    Bundle page's summary reworded."""
 
     def page(title: str, body: str) -> str:
         return (
@@ -39,7 +39,7 @@ def reference(first_line: int, *, listed: str = "", worded: bool = False) -> dic
             f"<td>{member}(): the {member} of a {name}</td></tr>"
             for step, member in enumerate(("open", "close", "send", "on"))
         )
-        summary = "Sends and receives" if worded and name == "Plugin" else "Receives and sends"
+        summary = "Sends and receives" if worded and name == "Bundle" else "Receives and sends"
         pages[f"class/src/osc.js-{name}.html"] = page(
             name,
             f"<h1>{name}</h1><p>{summary} {name} messages over a transport.</p>"
@@ -59,17 +59,17 @@ def reference(first_line: int, *, listed: str = "", worded: bool = False) -> dic
 def test_links_repointed_within_their_document_on_one_page_date_it_not(tmp_path: Path) -> None:
     # The second commit put a line in the source file before the Plugin class only: the
     # Plugin page's links moved one line down, its listing page changed (its own lines).
-    # Then a commit reworded the Plugin page's summary: a reader sees that.
+    # Then a commit reworded the Bundle page's summary alone: a reader sees that.
     one = reference(60)
     two = reference(60, listed="import { Plugin } from './plugin'")
     two["class/src/osc.js-Plugin.html"] = reference(61)["class/src/osc.js-Plugin.html"]
     three = dict(two)
-    three["class/src/osc.js-Plugin.html"] = reference(61, worded=True)[
-        "class/src/osc.js-Plugin.html"
+    three["class/src/osc.js-Bundle.html"] = reference(60, worded=True)[
+        "class/src/osc.js-Bundle.html"
     ]
     found = dated(tmp_path, [one, two, three])
     expected = {path: at(0) for path in one}
-    expected |= {"file/src/osc.js.html": at(1), "class/src/osc.js-Plugin.html": at(2)}
+    expected |= {"file/src/osc.js.html": at(1), "class/src/osc.js-Bundle.html": at(2)}
     assert found == expected, sorted(found.items())
 
 

@@ -74,6 +74,6 @@ def test_the_sidebars_oldest_post_dropped_dates_no_page_that_links_it_twice(
     # no link (its words alone went); post 6's next link to post 7 came beside the sidebar's,
     # one link's end more than on the other pages.
     expected |= {"posts/3": at(1), "posts/6": at(1)}
+    # (Before, posts 2 and 4 and the early category named the sidebar's edit apart, a link
+    # repeated fewer times, and no name was most of the commit's: every page was dated by it.)
     assert found == expected, sorted(found.items())
-    # Before, posts 2 and 4 and the early category named the sidebar's edit apart (a link
-    # repeated fewer times), and no name was most of the commit's: every page was dated by it.

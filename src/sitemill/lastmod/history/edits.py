@@ -93,7 +93,7 @@ def names_of(newer: str, older: str, own: str = "") -> tuple[str, str, Moves, li
     sequences, old, new = _versions(older, newer)
     repeats = _repeats(old, new)
     moves = _ordered(_named_moves(new, old, own, repeats), sequences, old, new)
-    links = site_links(repeats)
+    links = site_links(repeats, old, new)
     if respaced(newer, older):
         return RESPACED, RESPACED, moves, links
     if is_respelled(newer, older):
@@ -106,16 +106,20 @@ def names_of(newer: str, older: str, own: str = "") -> tuple[str, str, Moves, li
     return _edit_name(new, old, moves), exact, moves, links
 
 
-def site_links(repeats: Moves) -> list[str]:
+def site_links(repeats: Moves, old: Counter[str], new: Counter[str]) -> list[str]:
     """The targets of the site's own links (no scheme, no host) among the tokens an edit took
-    out and put in (_repeats), as their reduction spells them: which pages a list page lists
-    (history.listings)."""
+    out and put in (_repeats), as their reduction spells them, that only one of the versions'
+    tokens (``old``, ``new``) holds: which pages a list page lists (history.listings); one it
+    links twice, then once, it still lists."""
     removed, added = repeats
     return sorted(
         {
             token[1:]
             for token in (*removed, *added)
-            if target_of(token, "H") and not token[1:].startswith("//") and "://" not in token
+            if target_of(token, "H")
+            and not token[1:].startswith("//")
+            and "://" not in token
+            and not (old[token] and new[token])
         }
     )
 

@@ -11,7 +11,10 @@
 # (_near_a_date): a lone stop's stamp is a date (an author's name or a hash changed alone is
 # judged where the counts name stops). Where they differ in the commits' stamps alone, the
 # stop is named so (STAMP_EDIT) and remembered, as stopedits.name_stops names one; a stop an
-# earlier run named is recalled, never read.
+# earlier run named is recalled, never read. Where they differ in their links' and images'
+# targets alone (_targets_alone), the stop is named from its reductions (stopedits.name_stops):
+# a link re-pointed within the document it leads to, or another site's host moved alone, is no
+# content there as a stamp is (STAMP_EDIT), on however few pages (issue 79, dating rules 17).
 #
 # A page whose every deploy printed a new stamp (aea's LICENSE-template.html: "Published: <the
 # deploy's day>" on 180 deploys, nothing else) is followed past all of them at once: the older
@@ -223,7 +226,8 @@ def _stamps_alone(
     their commits' stamps alone (history.stamps), read where they differ, digits and month
     names near their first and last difference first (_near_a_date); None when their
     reductions are to tell: a short edit that is more than stamps in bytes and holds one (a
-    footer put in with the deploy's day: its tags are no words)."""
+    footer put in with the deploy's day: its tags are no words), or one of targets alone
+    (_targets_alone: no content, perhaps)."""
     newer, older = texts
     if newer is None or older is None or newer == older:
         return False
@@ -280,7 +284,7 @@ def _targets_alone(newer: bytes, older: bytes, ends: tuple[int, int]) -> bool:
     links' and images' targets alone, read from the first tag their difference stands in to
     the end of the last. Such an edit may be no content, whatever its page's commit changed
     (issue 79): a link re-pointed within the document it leads to (ESDoc's "source" links,
-    ``#lineNumber60`` made ``#lineNumber59`` where the source file gained a line, on one class's
+    ``#lineNumber60`` made ``#lineNumber59`` where the source file lost a line, on one class's
     page), another site's host moved alone; or a page's own edit (a link led elsewhere), which
     the reductions tell (stopedits.stop_names names the first two as it names a stamp)."""
     start, end = ends
