@@ -288,10 +288,13 @@ def _targets_alone(newer: bytes, older: bytes, ends: tuple[int, int]) -> bool:
     page), another site's host moved alone; or a page's own edit (a link led elsewhere), which
     the reductions tell (stopedits.stop_names names the first two as it names a stamp)."""
     start, end = ends
-    first = max(newer.rfind(b"<", 0, start), 0)
+    first = newer.rfind(b"<", 0, start)
+    tail = len(newer) - end  # (where their common end starts in ``newer``)
+    if first < newer.rfind(b">", 0, start) or -1 < newer.find(b"<", tail) < newer.find(b">", tail):
+        return False  # (their difference starts or ends outside a tag: in the text)
     lasts = [text.find(b">", len(text) - end) for text in (newer, older)]
     parts = [
-        _TARGET_VALUE.sub(rb"\1", text[first : len(text) if last < 0 else last + 1])
+        _TARGET_VALUE.sub(rb"\1", text[max(first, 0) : len(text) if last < 0 else last + 1])
         for text, last in zip((newer, older), lasts, strict=True)
     ]
     return parts[0] == parts[1]
