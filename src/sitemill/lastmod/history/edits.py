@@ -108,20 +108,12 @@ def names_of(newer: str, older: str, own: str = "") -> tuple[str, str, Moves, li
 
 def site_links(repeats: Moves, old: Counter[str], new: Counter[str]) -> list[str]:
     """The targets of the site's own links (no scheme, no host) among the tokens an edit took
-    out and put in (_repeats), as their reduction spells them, that only one of the versions'
-    tokens (``old``, ``new``) holds: which pages a list page lists (history.listings); one it
-    links twice, then once, it still lists."""
-    removed, added = repeats
-    return sorted(
-        {
-            token[1:]
-            for token in (*removed, *added)
-            if target_of(token, "H")
-            and not token[1:].startswith("//")
-            and "://" not in token
-            and not (old[token] and new[token])
-        }
-    )
+    out and put in (_repeats), as their reduction spells them, that one version alone holds
+    (``old``, ``new``: one a list links twice, then once, it still lists): which pages a list
+    page lists (history.listings)."""
+    tokens = [t for t in (*repeats[0], *repeats[1]) if not (old[t] and new[t])]
+    links = {t[1:] for t in tokens if target_of(t, "H") and "://" not in t}
+    return sorted(link for link in links if not link.startswith("//"))
 
 
 def _edit_name(new: Counter[str], old: Counter[str], moves: Moves) -> str:
@@ -241,25 +233,16 @@ def _repeats(old: Counter[str], new: Counter[str]) -> tuple[list[str], list[str]
     return repointed_apart(sorted(set(removed)), sorted(set(added)))
 
 
-# The tokens named as they are whether or not the page holds them elsewhere (_by_kind): a
-# title's word, a text's word and a link's target.
-_AS_THEY_ARE: Final = frozenset("wtH")
-
-
 def _by_kind(token: str, old: Counter[str], new: Counter[str]) -> bool:
     """Whether _repeats names ``token``, counted differently in ``old`` and ``new``, by its kind.
     A link is named the same whether or not the page holds it elsewhere (issue 79): its target
-    and its words as they are, which page it leads to and what it says, and its end by its kind
-    on either side, as it says only that a link ends there. So the same links put in on a page
-    that held none and on one that held some are one edit (bookdown's "Buy" buttons), and so is
-    a sidebar's oldest post taken out on every page, where a page links it a second time too
-    (a Hexo blog's "recent posts": on a post whose prev/next link leads there, and on its
-    category's page, the link's count fell 2 to 1, elsewhere 1 to 0). Any other mark kept on
-    both sides (a description written twice, now once) is named by its kind: a repeat is no
-    page's own."""
-    if token == _LINK_END:
-        return True
-    return token[:1] not in _AS_THEY_ARE and bool(old[token]) and bool(new[token])
+    and words as they are, its end by its kind on either side (it says only that a link ends
+    there). So the same links put in on a page that held none and on one that held some are
+    one edit (bookdown's "Buy" buttons), and so is a sidebar's oldest post taken out where a
+    page links it twice (a post whose prev/next link leads there, its category's page: 2 to 1)
+    and where once (1 to 0). Any other mark kept on both sides (a description written twice,
+    now once) is named by its kind: a repeat is no page's own."""
+    return token == _LINK_END or (token[:1] not in "wtH" and bool(old[token] and new[token]))
 
 
 # The name of an edit that only re-pointed links within the documents they lead to, their
