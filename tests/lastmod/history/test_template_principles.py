@@ -333,13 +333,19 @@ def test_a_mark_repeated_fewer_times_is_named_by_its_kind() -> None:
         return "x\x01T\x01text" + "".join(f" \x01{mark}\x01 y" for mark in marks)
 
     def dropped(description: str, link: str, moved: str) -> str:
-        # The description written twice, now once; a link repeated, now once; a host moved.
+        # The description written twice, now once, beside the page's own link; a host moved.
         old = f"Hhttps://old.example.net{moved}"
-        older = reduction(f"D{description}", f"D{description}", f"H{link}", f"H{link}", old)
+        older = reduction(f"D{description}", f"D{description}", f"H{link}", old)
         return edit_of(reduction(f"D{description}", f"H{link}", f"H{moved}"), older)
 
     first, second = dropped("About a.", "/a", "/b"), dropped("About c.", "/c", "/d")
     assert first == second  # (each page's own description and links, one edit)
+    # A link's target is named as it is whether or not the page links it elsewhere too (dating
+    # rules 17): a sidebar's post taken out where the page links it twice and where once is one
+    # edit; another post taken out is another.
+    twice = edit_of(reduction("H/keep", "H/post"), reduction("H/keep", "H/post", "H/post"))
+    assert twice == edit_of(reduction("H/keep"), reduction("H/keep", "H/post"))
+    assert twice != edit_of(reduction("H/keep", "H/note"), reduction("H/keep", "H/note", "H/note"))
     assert exact_of(reduction("DAbout a.", "DAbout a."), reduction("DAbout a.")) == exact_of(
         reduction("DAbout c.", "DAbout c."), reduction("DAbout c.")
     )

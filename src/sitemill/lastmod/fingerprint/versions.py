@@ -127,8 +127,14 @@ EARLIER_VERSIONS: Final = frozenset({12})
 # no word's end: history.respacing.respaced_runs); 17: issue 79 (a round of template edits that
 # carried pages only past an edit its commit made on most of the pages it changed is none of
 # MAX_ROUNDS: history.templateedits; a link a commit changed on more than half of the pages the
-# site had then is its navigation, not a list: history.listings).
-DATING_RULES: Final = 17
+# site had then is its navigation, not a list: history.listings); 18: issue 79 (a link's target
+# is named as it is whether or not the page holds it elsewhere, as its end is named by its kind
+# on either side: a sidebar's post taken out where the page links it twice is the same edit as
+# where once,
+# history.edits._by_kind; a stop no count named whose versions differ in their links' and
+# images' targets alone is named from its reductions, so a link re-pointed within its document
+# or another site's host moved alone passes on however few pages: history.lonestamps).
+DATING_RULES: Final = 18
 HTML_SUFFIXES: Final = (".html", ".htm")
 # A page is fingerprinted from at most its first this many bytes, wherever it is read (a
 # tree, a bucket, an old git version), so that one page gives one fingerprint everywhere.

@@ -50,10 +50,11 @@ _LINK_END: Final = "E"  # (the token of a link's end: fingerprint.targetmarks.LI
 # targets of a kind moved one way beside a few that came or went named by the move
 # (targetmoves.rewrites): a name an earlier sitemill remembered is not recalled; and since an
 # exact name names another site's host moved alone by its move (targetmoves.host_moves), since
-# a link's end put in or taken out is named by its kind on either side (_repeats), and since a
-# link re-pointed within the document it leads to is none (targetmoves.repointed_apart). At most
-# 9 bytes, so that with "/exact", "/parts" or "/sketch" it fits blake2b's person (16).
-_KEYS: Final = b"fragments"
+# a link's end put in or taken out is named by its kind on either side (_repeats), since a
+# link re-pointed within the document it leads to is none (targetmoves.repointed_apart), and
+# since a link's target is named as it is whether or not the page holds it elsewhere (_by_kind).
+# At most 9 bytes, so that with "/exact", "/parts" or "/sketch" it fits blake2b's person (16).
+_KEYS: Final = b"linkmarks"
 # The tokens an edit took out and put in (moves_of).
 Moves = tuple[list[str], list[str]]
 SUM_BITS: Final = 48  # (a token_sum's size: a deploy's distinct edits never meet by chance)
@@ -92,7 +93,7 @@ def names_of(newer: str, older: str, own: str = "") -> tuple[str, str, Moves, li
     sequences, old, new = _versions(older, newer)
     repeats = _repeats(old, new)
     moves = _ordered(_named_moves(new, old, own, repeats), sequences, old, new)
-    links = site_links(repeats)
+    links = site_links(repeats, old, new)
     if respaced(newer, older):
         return RESPACED, RESPACED, moves, links
     if is_respelled(newer, older):
@@ -105,18 +106,14 @@ def names_of(newer: str, older: str, own: str = "") -> tuple[str, str, Moves, li
     return _edit_name(new, old, moves), exact, moves, links
 
 
-def site_links(repeats: Moves) -> list[str]:
+def site_links(repeats: Moves, old: Counter[str], new: Counter[str]) -> list[str]:
     """The targets of the site's own links (no scheme, no host) among the tokens an edit took
-    out and put in (_repeats), as their reduction spells them: which pages a list page lists
-    (history.listings)."""
-    removed, added = repeats
-    return sorted(
-        {
-            token[1:]
-            for token in (*removed, *added)
-            if target_of(token, "H") and not token[1:].startswith("//") and "://" not in token
-        }
-    )
+    out and put in (_repeats), as their reduction spells them, that one version alone holds
+    (``old``, ``new``: one a list links twice, then once, it still lists): which pages a list
+    page lists (history.listings)."""
+    tokens = [t for t in (*repeats[0], *repeats[1]) if not (old[t] and new[t])]
+    links = {t[1:] for t in tokens if target_of(t, "H") and "://" not in t}
+    return sorted(link for link in links if not link.startswith("//"))
 
 
 def _edit_name(new: Counter[str], old: Counter[str], moves: Moves) -> str:
@@ -225,20 +222,27 @@ def sum_edit(newer: int, older: int) -> int:
 
 
 def _repeats(old: Counter[str], new: Counter[str]) -> tuple[list[str], list[str]]:
-    """The tokens taken out and put in (sorted), a mark on both sides (a description written
-    twice, now once) named by its kind and whether it fell or rose: a repeat is no page's own.
-    A link's end is named so on either side: it says only that a link ends there, and the link
-    put in (its target, its words) is named apart, so the same links put in on a page that
-    held none and on one that held some are one edit (issue 79: bookdown's "Buy" buttons); a
-    link re-pointed within the document it leads to is none (targetmoves.repointed_apart)."""
+    """The tokens taken out and put in (sorted), each named as it is but for those _by_kind
+    names by their kind and whether they fell or rose; a link re-pointed within the document
+    it leads to is none (targetmoves.repointed_apart)."""
     removed: list[str] = []
     added: list[str] = []
     for token in _differing(old, new):
-        if token == _LINK_END or (token[:1] not in "wt" and old[token] and new[token]):
-            (removed if old[token] > new[token] else added).append(token[:1] + REPEAT + "repeat")
-        else:
-            (removed if old[token] > new[token] else added).append(token)
+        named = token[:1] + REPEAT + "repeat" if _by_kind(token, old, new) else token
+        (removed if old[token] > new[token] else added).append(named)
     return repointed_apart(sorted(set(removed)), sorted(set(added)))
+
+
+def _by_kind(token: str, old: Counter[str], new: Counter[str]) -> bool:
+    """Whether _repeats names ``token``, counted differently in ``old`` and ``new``, by its kind.
+    A link is named the same whether or not the page holds it elsewhere (issue 79): its target
+    and words as they are, its end by its kind on either side (it says only that a link ends
+    there). So the same links put in on a page that held none and on one that held some are
+    one edit (bookdown's "Buy" buttons), and so is a sidebar's oldest post taken out where a
+    page links it twice (a post whose prev/next link leads there, its category's page: 2 to 1)
+    and where once (1 to 0). Any other mark kept on both sides (a description written twice,
+    now once) is named by its kind: a repeat is no page's own."""
+    return token == _LINK_END or (token[:1] not in "wtH" and bool(old[token] and new[token]))
 
 
 # The name of an edit that only re-pointed links within the documents they lead to, their

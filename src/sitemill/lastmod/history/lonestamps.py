@@ -11,7 +11,10 @@
 # (_near_a_date): a lone stop's stamp is a date (an author's name or a hash changed alone is
 # judged where the counts name stops). Where they differ in the commits' stamps alone, the
 # stop is named so (STAMP_EDIT) and remembered, as stopedits.name_stops names one; a stop an
-# earlier run named is recalled, never read.
+# earlier run named is recalled, never read. Where they differ in their links' and images'
+# targets alone (_targets_alone), the stop is named from its reductions (stopedits.name_stops):
+# a link re-pointed within the document it leads to, or another site's host moved alone, is no
+# content there as a stamp is (STAMP_EDIT), on however few pages (issue 79, dating rules 17).
 #
 # A page whose every deploy printed a new stamp (aea's LICENSE-template.html: "Published: <the
 # deploy's day>" on 180 deploys, nothing else) is followed past all of them at once: the older
@@ -58,6 +61,12 @@ _NEAR: Final = 16
 # Bytes an edit changes at most that its reductions are read for when it holds a stamp beside
 # more than stamps (a footer put in with the deploy's day: _stamps_alone).
 _SHORT: Final = 512
+# A link's or an image's target, its attribute's value (_targets_alone).
+_TARGET_VALUE: Final = re.compile(
+    rb"""([\t\n\f\r ](?:href|src|srcset)[\t\n\f\r ]*=[\t\n\f\r ]*)"""
+    rb"""(?:"[^"]*+"|'[^']*+'|[^\t\n\f\r "'>]++)""",
+    re.IGNORECASE,
+)
 # Versions read at once where a page's stamps are followed back (LoneStamps._ahead).
 _AHEAD: Final = 16
 # A stop: a page's path and its run's end there.
@@ -217,11 +226,14 @@ def _stamps_alone(
     their commits' stamps alone (history.stamps), read where they differ, digits and month
     names near their first and last difference first (_near_a_date); None when their
     reductions are to tell: a short edit that is more than stamps in bytes and holds one (a
-    footer put in with the deploy's day: its tags are no words)."""
+    footer put in with the deploy's day: its tags are no words), or one of targets alone
+    (_targets_alone: no content, perhaps)."""
     newer, older = texts
     if newer is None or older is None or newer == older:
         return False
     start, end = common_ends(newer, older)
+    if _targets_alone(newer, older, (start, end)):
+        return None  # (no content, perhaps: stopedits.stop_names tells from the reductions)
     times = (versions[0].time, versions[1].time)
     short = max(len(newer), len(older)) - end - start <= _SHORT
     edges = (start, len(newer) - end - 1), (start, len(older) - end - 1)
@@ -265,6 +277,27 @@ def _fingerprint(
     if reduction_fingerprint(found[first]) != known:
         return None
     return reduction_fingerprint(found[last])
+
+
+def _targets_alone(newer: bytes, older: bytes, ends: tuple[int, int]) -> bool:
+    """Whether ``newer`` and ``older`` (their common start and end: ``ends``) differ in their
+    links' and images' targets alone, read from the first tag their difference stands in to
+    the end of the last. Such an edit may be no content, whatever its page's commit changed
+    (issue 79): a link re-pointed within the document it leads to (ESDoc's "source" links,
+    ``#lineNumber60`` made ``#lineNumber59`` where the source file lost a line, on one class's
+    page), another site's host moved alone; or a page's own edit (a link led elsewhere), which
+    the reductions tell (stopedits.stop_names names the first two as it names a stamp)."""
+    start, end = ends
+    first = newer.rfind(b"<", 0, start)
+    tail = len(newer) - end  # (where their common end starts in ``newer``)
+    if first < newer.rfind(b">", 0, start) or -1 < newer.find(b"<", tail) < newer.find(b">", tail):
+        return False  # (their difference starts or ends outside a tag: in the text)
+    lasts = [text.find(b">", len(text) - end) for text in (newer, older)]
+    parts = [
+        _TARGET_VALUE.sub(rb"\1", text[max(first, 0) : len(text) if last < 0 else last + 1])
+        for text, last in zip((newer, older), lasts, strict=True)
+    ]
+    return parts[0] == parts[1]
 
 
 def _near_a_date(text: bytes | None, at: int) -> bool:
