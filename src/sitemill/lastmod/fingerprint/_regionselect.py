@@ -27,6 +27,14 @@
 # article closes the article too. yilia-plus leaves a list page's ``<article class="articles">``
 # open and ends its ``<section class="outer">``: the site's ``<footer>`` after it is the page's,
 # as on a post, not the article's (version 12 read it inside the article, its © year counted).
+# From version 13 (amended, issue 79) so does furniture left open (a ``nav``, an ``aside``, a page's
+# ``header`` or ``footer``, a furniture-role or breadcrumb element): it ends where a ``<div>`` or
+# ``<section>`` opened before it ends, not at the end of the text, and the end tag of an element
+# closes what was left open inside it, as a browser's parser pops them. And a breadcrumb is its list
+# of crumbs: it ends where its first list (``<ol>``, ``<ul>``) ends, and what follows that list
+# inside it is the page's. A Hugo port of HTML5 UP Editorial opens each tag page's ``<nav
+# class="breadcrumb" aria-label="Breadcrumb">`` and never closes it: the tag's list of posts
+# followed inside it, to the end of its ``<section>``, and no post added to a tag dated its page.
 #
 # The tags are told to a ``Structure`` in document order (fingerprint.reduction.in_order), which
 # leaves markers (regionmarkers.REGION_MARKS, never in the text) where these elements start and
@@ -59,9 +67,10 @@ from sitemill.lastmod.fingerprint import (
 from sitemill.lastmod.fingerprint._articles import (
     HEADING_MARKERS,
     HEADLINE_START,
+    is_card,
 )
 from sitemill.lastmod.fingerprint._asides import own_note
-from sitemill.lastmod.fingerprint._regionmarkers import ARTICLE_END, ARTICLE_START, REGION_MARKS
+from sitemill.lastmod.fingerprint._regionmarkers import ARTICLE_START, REGION_MARKS
 from sitemill.lastmod.fingerprint._teasers import read_teasers
 from sitemill.lastmod.fingerprint._titleparts import title_parts
 from sitemill.lastmod.fingerprint.targetmarks import TITLE_END, descriptions
@@ -92,6 +101,12 @@ END_MARKERS: Final = {
 _ROLE_START, _ROLE_END = "\x02l\x03", "\x02L\x03"
 # The elements whose end tag closes an article left open inside them (version 13, see above).
 _HOLDERS: Final = ("div", "section")
+# The elements a holder's end tag closes when left open inside it (from version 13), besides the
+# furniture-role element (_ROLE, its end found by depth).
+_CLOSED_BY_HOLDERS: Final = frozenset(("article", "nav", "aside", "header", "footer"))
+_ROLE: Final = "\x00role"
+# A breadcrumb's list of crumbs (from version 13 the breadcrumb ends where its first list does).
+_LISTS: Final = frozenset(("ol", "ul"))
 # Elements that hold the whole page or its main region: never a breadcrumb, whatever their class
 # says (``<body class="has-breadcrumbs">``).
 _WHOLE: Final = frozenset(("html", "body", "main"))
@@ -144,27 +159,34 @@ class Structure:
     """Told each start and end tag the fingerprint removes (by its lower-case name and its
     text), in document order; returns what the tag becomes: a marker (START_MARKERS and
     END_MARKERS, role=main's and a furniture role's or a breadcrumb's, see above) or a space.
-    One dict lookup for most tags. ``version``: the fingerprint's (from 13 a breadcrumb, and
-    an article closed by an element that holds it)."""
+    One dict lookup for most tags. ``version``: the fingerprint's (from 13 a breadcrumb, ending
+    with its list of crumbs, and an article or furniture element closed by an element that holds
+    it)."""
 
     __slots__ = (
-        "_articles",
+        "_crumb",
         "_crumbs",
         "_depth",
         "_furniture",
         "_held",
+        "_lists",
         "_main",
         "_name",
+        "_opened",
         "_role_depth",
         "_state",
     )
 
     def __init__(self, version: int) -> None:
         self._crumbs = version >= 13
-        # The <div>s and <section>s open (none counted before 13), and for each article open,
-        # innermost last, how many were open where it started.
+        # The <div>s and <section>s open (none counted before 13), and each article or furniture
+        # element open (_CLOSED_BY_HOLDERS, or _ROLE: the furniture-role element), innermost
+        # last: its name and how many holders were open where it started, None once its end
+        # marker is written (a breadcrumb ended by its list).
         self._held: dict[str, int] = dict.fromkeys(_HOLDERS, 0) if self._crumbs else {}
-        self._articles: list[dict[str, int]] = []
+        self._opened: list[_Opened] = []
+        self._crumb: _Opened | None = None  # (the breadcrumb open, its list not yet ended)
+        self._lists = 0  # (the lists open inside it)
         self._main = 0  # 0: none seen, 1: open, 2: closed
         self._name, self._role_depth, self._state = "", 0, 0  # the role=main element (as main)
         self._furniture, self._depth = "", 0  # the furniture-role element open, its depth
@@ -172,8 +194,11 @@ class Structure:
     def start(self, name: str, tag: str) -> str:
         marker = _STARTS.get(name)
         if marker is not None:
-            if name == "article" and self._held:
-                self._articles.append(dict(self._held))
+            if self._crumbs and name in _CLOSED_BY_HOLDERS:
+                opened = _Opened(name, dict(self._held))
+                self._opened.append(opened)
+                if name == "nav" and self._crumb is None and "rumb" in tag and is_breadcrumb(tag):
+                    self._crumb, self._lists = opened, 0
             return marker
         if name == "main":
             if not self._main:
@@ -186,8 +211,11 @@ class Structure:
         return self._start(name, tag)
 
     def _start(self, name: str, tag: str) -> str:
-        if name in self._held:
-            self._held[name] += 1
+        held = self._held
+        if name in held:
+            held[name] += 1
+        elif self._crumb is not None and name in _LISTS:
+            self._lists += 1
         if self._state == 1 and name == self._name:
             self._role_depth += 1
         if self._depth and name == self._furniture:
@@ -197,21 +225,36 @@ class Structure:
                 self._name, self._role_depth, self._state = name, 1, 1
                 return _ROLE_MAIN_START
             if not self._depth and has_furniture_role(tag):
-                self._furniture, self._depth = name, 1
-                return _ROLE_START
+                return self._role_start(name, tag)
         crumbs = self._crumbs and not self._depth and "rumb" in tag
         if crumbs and name not in _WHOLE and is_breadcrumb(tag):
-            self._furniture, self._depth = name, 1
-            return _ROLE_START
+            return self._role_start(name, tag)
         return " "
+
+    def _role_start(self, name: str, tag: str) -> str:
+        """A furniture-role or breadcrumb element starts (``name``, its start tag ``tag``)."""
+        self._furniture, self._depth = name, 1
+        if self._crumbs:
+            before = dict(self._held)
+            if name in before:
+                before[name] -= 1  # (its own start counted in _start)
+            opened = _Opened(_ROLE, before)
+            self._opened.append(opened)
+            if self._crumb is None and name not in _LISTS and "rumb" in tag and is_breadcrumb(tag):
+                self._crumb, self._lists = opened, 0
+        return _ROLE_START
 
     def end(self, name: str) -> str:
         marker = _ENDS.get(name)
         if marker is not None:
-            if name == "article" and self._articles:
-                self._held.update(self._articles.pop())  # (what it holds closes with it)
+            if self._crumbs and name in _CLOSED_BY_HOLDERS:
+                return self._named_end(name, marker)
             return marker
         replaced = self._holder_end(name) if name in self._held else " "
+        if self._crumb is not None and name in _LISTS and self._lists:
+            self._lists -= 1
+            if not self._lists:  # (the breadcrumb's list of crumbs ends: so does the breadcrumb)
+                replaced = _joined(replaced, self._close(self._crumb))
         if name == "main" and self._main:  # (every one: see start)
             self._main = 2
             replaced = _MAIN_END
@@ -219,26 +262,86 @@ class Structure:
             self._role_depth -= 1
             if not self._role_depth:
                 self._state = 2
-                replaced = _ROLE_MAIN_END if replaced == " " else replaced + _ROLE_MAIN_END
+                replaced = _joined(replaced, _ROLE_MAIN_END)
         if self._depth and name == self._furniture:
             self._depth -= 1
             if not self._depth:
-                replaced = _ROLE_END if replaced == " " else replaced + _ROLE_END
+                replaced = _joined(replaced, self._role_end())
         return replaced
 
+    def _role_end(self) -> str:
+        """The furniture-role element's own end tag: its end marker, unless written already."""
+        opened = self._opened
+        if not self._crumbs:
+            return _ROLE_END
+        for place in range(len(opened) - 1, -1, -1):
+            if opened[place].name == _ROLE:
+                return self._closed_to(place)
+        return ""
+
+    def _named_end(self, name: str, marker: str) -> str:
+        """The end tag of an article or a furniture element (``name``, its end ``marker``):
+        the end markers of what it closes, innermost first, as a browser's parser pops them;
+        the marker alone when none of its name is open (a stray end tag)."""
+        opened = self._opened
+        for place in range(len(opened) - 1, -1, -1):
+            if opened[place].name == name:
+                return self._closed_to(place) or " "
+        return marker
+
+    def _closed_to(self, place: int) -> str:
+        """Close the elements open from ``place`` on (what each holds closes with it): their
+        end markers not yet written, innermost first."""
+        opened = self._opened
+        closed = ""
+        while len(opened) > place:
+            last = opened.pop()
+            closed += self._close(last)
+            self._held.update(last.held)
+            if last.name == _ROLE:  # (its own end tag, if any, is no longer looked for)
+                self._furniture, self._depth = "", 0
+        return closed
+
+    def _close(self, opened: _Opened) -> str:
+        """``opened``'s end marker, once: "" when written already (see _Opened)."""
+        if opened.ended:
+            return ""
+        opened.ended = True
+        if opened is self._crumb:
+            self._crumb = None
+        return _ROLE_END if opened.name == _ROLE else _ENDS[opened.name]
+
     def _holder_end(self, name: str) -> str:
-        """The end tag of a <div> or <section> (``name``): the end markers of the articles open
-        inside the element it closes, when one was opened before the innermost article (see
-        above); " " else, and for an end tag that closes nothing."""
-        held, articles = self._held, self._articles
+        """The end tag of a <div> or <section> (``name``): the end markers of the articles and
+        furniture elements open inside the element it closes, when one was opened before the
+        innermost of them (see above); " " else, and for an end tag that closes nothing."""
+        held, opened = self._held, self._opened
         if not held[name]:
             return " "
-        closed = 0
-        while articles and articles[-1][name] >= held[name]:
-            held.update(articles.pop())
-            closed += 1
+        place = len(opened)
+        while place and opened[place - 1].held[name] >= held[name]:
+            place -= 1
+        closed = self._closed_to(place) if place < len(opened) else ""
         held[name] -= 1
-        return ARTICLE_END * closed if closed else " "
+        return closed or " "
+
+
+class _Opened:
+    """An article or furniture element open (Structure): its name (_ROLE for a furniture-role
+    or breadcrumb element), the holders open where it started, and whether its end marker is
+    written (a breadcrumb ended by its list, its own end tag to come)."""
+
+    __slots__ = ("ended", "held", "name")
+
+    def __init__(self, name: str, held: dict[str, int]) -> None:
+        self.name, self.held, self.ended = name, held, False
+
+
+def _joined(replaced: str, marker: str) -> str:
+    """What an end tag becomes: ``replaced`` (" " for nothing) and then ``marker``."""
+    if not marker:
+        return replaced
+    return marker if replaced == " " else replaced + marker
 
 
 def select(text: str, descriptions: Callable[[str], Iterable[str]], url: str, version: int) -> str:
@@ -256,6 +359,8 @@ def select(text: str, descriptions: Callable[[str], Iterable[str]], url: str, ve
     title = "" if found is None else text[found[0] : found[1]]
     narrowed = titledarticle.article_finder(text, url, version)
     region = regionmarkers.region_of(text)
+    if region is not None and version >= 13 and _card_region(text, region, url):
+        region = None  # (the page's only article is a card: read as a page without one)
     if region is None:
         kept = without_furniture(text)
         if HEADLINE_START not in kept and titleblock.own_headline(text, version):
@@ -286,6 +391,15 @@ def select(text: str, descriptions: Callable[[str], Iterable[str]], url: str, ve
     said = descriptions(text[: region[0]] + " " + text[region[1] :])
     title = listpages.read_pager(title, url)
     return join_selection(title, list(said), _listed(body, url), version)
+
+
+def _card_region(text: str, region: tuple[int, int], url: str) -> bool:
+    """Whether the main ``region`` of the marked ``text`` is the page's only article and a card
+    that stands for other pages (from version 13: articles.is_card): none of the page's own
+    text, so the page is read as one without a region."""
+    if text[region[0] - len(ARTICLE_START) : region[0]] != ARTICLE_START:
+        return False  # (a <main> or role=main region)
+    return is_card(text[region[0] : region[1]], url)
 
 
 def _listed(text: str, url: str) -> str:
