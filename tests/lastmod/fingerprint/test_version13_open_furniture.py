@@ -121,6 +121,10 @@ def test_a_lone_sidebar_card_is_no_region_of_the_page_beside_it() -> None:
         '<article><h2><a href="/tea/">Green tea</a></h2><p>Steep it.</p></article>',
         # links to the page itself only (a permalink): no card
         '<article><a href="#top">Green tea</a> <a href="index.html">Steep it.</a></article>',
+        # links to several pages: a list (a tag cloud), no card
+        '<article><a href="/tags/steep-it/">Steep it</a> <a href="/tags/tea/">tea</a></article>',
+        # a link to another site's page: no card of this site's
+        '<article><a href="https://example.com/steep-it/">Steep it</a></article>',
     ],
 )
 def test_a_lone_article_with_words_of_its_own_is_still_the_region(own: str) -> None:

@@ -7,12 +7,13 @@
 # ``<main>``, after each post's ``<article>`` and its "related posts" cards: a new post among
 # the cards re-dated the posts it stood beside).
 #
-# From version 13 (amended, issue 79) a lone article that is a card, a link to another page and no
-# letter or digit outside such links (a picture and its caption leading to one page), is none of
-# the page's own text: no region (fingerprint.regionselect) and not the article a page narrows to.
-# The same port of HTML5 UP Editorial put a "miscellaneous" mini-post, one ``<article>``, in the
-# sidebar of every page; no page held another, so each page narrowed to it and no edit of a post,
-# a list or the home page dated its page.
+# From version 13 (amended, issue 79) a lone article that is a card, links that all lead to one
+# other page of the site and no letter or digit outside them (a picture and its caption leading to
+# that page; a list page's one teaser, read as its link), is none of the page's own text: no region
+# (fingerprint.regionselect) and not the article a page narrows to. A Hugo port of HTML5 UP
+# Editorial put a "miscellaneous" mini-post, one ``<article>``, in the sidebar of every page; no
+# page held another, so each page narrowed to it and no edit of a post, a list or the home page
+# dated its page.
 
 from __future__ import annotations
 
@@ -65,21 +66,25 @@ def own_article(text: str, url: str | None = None) -> tuple[int, int] | None:
 
 
 def is_card(text: str, url: str) -> bool:
-    """Whether the marked text of an article is a card that stands for other pages (from
-    version 13): it holds a link to another page, and no letter or digit outside such links
-    (see above)."""
-    linked = inside = False
+    """Whether the marked text of an article is a card that stands for another page of the site
+    (from version 13): its links all lead to that one page, and it holds no letter or digit
+    outside them (see above)."""
+    led: str | None = None
+    inside = False
     parts = text.split(MARK_EDGE)  # (text and marks alternate: the marks are at odd places)
     for place, part in enumerate(parts):
         if place % 2:
             if part[:1] == "H":
-                inside = _elsewhere(part[1:], url)
-                linked = linked or inside
+                inside = True
+                page = _site_page(part[1:], url)
+                if page is None or led not in (None, page):
+                    return False  # (a link to no page of the site, or to a second page)
+                led = page
             elif part == LINK_END_MARK[1:-1]:
                 inside = False
         elif not inside and _LETTER.search(_MARKER.sub(" ", part)):
             return False
-    return linked
+    return led is not None
 
 
 def _one_article(text: str, url: str | None) -> tuple[tuple[int, int] | None, bool]:
@@ -109,6 +114,16 @@ def _one_article(text: str, url: str | None) -> tuple[tuple[int, int] | None, bo
             return None, outside
         found = (start, len(text))
     return found, outside
+
+
+@lru_cache(maxsize=1 << 12)
+def _site_page(value: str, url: str) -> str | None:
+    """The path of the page of the site a link's target ``value`` on the page at ``url`` leads
+    to (its fragment aside); None: the page itself, or no page of the site."""
+    followed = targets.follow(value, url)
+    if followed is None or not followed.startswith("/"):
+        return None
+    return followed.partition("#")[0]
 
 
 @lru_cache(maxsize=1 << 14)  # (a page's links are its template's: the same on every version read)
