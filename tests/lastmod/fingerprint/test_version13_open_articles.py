@@ -188,8 +188,8 @@ def test_a_lone_sidebar_card_is_no_region_of_the_page_beside_it() -> None:
         '<article><h1>Green tea</h1><p>Steep it, as <a href="/ann/">Ann</a> says.</p></article>',
         # a teaser's shape: its heading a link, its excerpt words of its own
         '<article><h2><a href="/tea/">Green tea</a></h2><p>Steep it.</p></article>',
-        # links to the page itself only (a permalink): no card
-        '<article><a href="#top">Green tea</a> <a href="index.html">Steep it.</a></article>',
+        # a permalink beside the page's words
+        '<article><a href="#top">Green tea</a> Steep it.</article>',
         # links to several pages: a list (a tag cloud), no card
         '<article><a href="/tags/steep-it/">Steep it</a> <a href="/tags/tea/">tea</a></article>',
         # a link to another site's page: no card of this site's
@@ -220,6 +220,9 @@ def test_a_lone_article_that_is_a_card_is_no_region() -> None:
     assert printed(steep) != printed(boil)
     assert "Steep it." in text_of(reduce_html(steep, url=URL))
     assert printed(steep, PREVIOUS) == printed(boil, PREVIOUS)
+    # On the page the card leads to, it is the same block: no region there either.
+    on_misc = CARD_PAGE.format("Steep it.").encode()
+    assert "Steep it." in text_of(reduce_html(on_misc, url="https://example.org/misc/"))
 
 
 def test_furniture_left_open_ends_where_its_holder_ends() -> None:

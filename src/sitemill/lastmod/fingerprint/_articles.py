@@ -8,12 +8,13 @@
 # the cards re-dated the posts it stood beside).
 #
 # From version 13 (amended, issue 79) a lone article that is a card, links that all lead to one
-# other page of the site and no letter or digit outside them (a picture and its caption leading to
-# that page; a list page's one teaser, read as its link), is none of the page's own text: no region
+# page of the site and no letter or digit outside them (a picture and its caption leading to that
+# page; a list page's one teaser, read as its link), is none of the page's own text: no region
 # (fingerprint.regionselect) and not the article a page narrows to. A Hugo port of HTML5 UP
 # Editorial put a "miscellaneous" mini-post, one ``<article>``, in the sidebar of every page; no
 # page held another, so each page narrowed to it and no edit of a post, a list or the home page
-# dated its page.
+# dated its page (the page it leads to, ``/misc``, narrowed to it too: a card on the page it
+# stands for is the same block).
 
 from __future__ import annotations
 
@@ -66,9 +67,9 @@ def own_article(text: str, url: str | None = None) -> tuple[int, int] | None:
 
 
 def is_card(text: str, url: str) -> bool:
-    """Whether the marked text of an article is a card that stands for another page of the site
-    (from version 13): its links all lead to that one page, and it holds no letter or digit
-    outside them (see above)."""
+    """Whether the marked text of an article is a card that stands for a page of the site (from
+    version 13): its links all lead to that one page (another, or the page itself: the same
+    block on the page it leads to), and it holds no letter or digit outside them (see above)."""
     led: str | None = None
     inside = False
     parts = text.split(MARK_EDGE)  # (text and marks alternate: the marks are at odd places)
@@ -119,9 +120,11 @@ def _one_article(text: str, url: str | None) -> tuple[tuple[int, int] | None, bo
 @lru_cache(maxsize=1 << 12)
 def _site_page(value: str, url: str) -> str | None:
     """The path of the page of the site a link's target ``value`` on the page at ``url`` leads
-    to (its fragment aside); None: the page itself, or no page of the site."""
+    to, the page itself included (its fragment aside); None: no page of the site."""
     followed = targets.follow(value, url)
-    if followed is None or not followed.startswith("/"):
+    if followed is None:
+        return targets.spelled_page(url)
+    if not followed.startswith("/"):
         return None
     return followed.partition("#")[0]
 
