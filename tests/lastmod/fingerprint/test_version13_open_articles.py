@@ -12,7 +12,7 @@ import pytest
 from gitutil import commit, make_repo
 from htmlutil import text_of
 from sitemill.lastmod.fingerprint import reduction
-from sitemill.lastmod.fingerprint._regionselect import END_MARKERS
+from sitemill.lastmod.fingerprint._structure import END_MARKERS
 from sitemill.lastmod.fingerprint.digest import (
     EARLIER_VERSIONS,
     FINGERPRINT_VERSION,
