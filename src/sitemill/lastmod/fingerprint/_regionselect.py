@@ -22,19 +22,13 @@
 # and then a region (or a page without one) narrows to the page's own article
 # (fingerprint.titledarticle). What only the page says is kept wherever it stands.
 #
-# From version 13 an ``<article>`` left open ends where an element that holds it ends, as a
-# browser's parser reads it: the end tag of a ``<div>`` or ``<section>`` opened before the
-# article closes the article too. yilia-plus leaves a list page's ``<article class="articles">``
-# open and ends its ``<section class="outer">``: the site's ``<footer>`` after it is the page's,
-# as on a post, not the article's (version 12 read it inside the article, its © year counted).
-#
-# The tags are told to a ``Structure`` in document order (fingerprint.reduction.in_order), which
-# leaves markers (regionmarkers.REGION_MARKS, never in the text) where these elements start and
-# end, and ``select`` reads them.
+# The tags are told to a ``Structure`` in document order (fingerprint.reduction.in_order;
+# fingerprint.structure: where an element left open ends, a breadcrumb's list), which leaves markers
+# (regionmarkers.REGION_MARKS, never in the text) where these elements start and end, and
+# ``select`` reads them.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable
 from typing import Final
 
@@ -57,188 +51,18 @@ from sitemill.lastmod.fingerprint import (
     excerpts,
 )
 from sitemill.lastmod.fingerprint._articles import (
-    HEADING_MARKERS,
     HEADLINE_START,
+    is_card,
 )
 from sitemill.lastmod.fingerprint._asides import own_note
-from sitemill.lastmod.fingerprint._regionmarkers import ARTICLE_END, ARTICLE_START, REGION_MARKS
+from sitemill.lastmod.fingerprint._regionmarkers import ARTICLE_START, REGION_MARKS
 from sitemill.lastmod.fingerprint._teasers import read_teasers
 from sitemill.lastmod.fingerprint._titleparts import title_parts
 from sitemill.lastmod.fingerprint.targetmarks import TITLE_END, descriptions
 
-# Start and end markers of the furniture elements, by element name; "l"/"L": an element of
-# a furniture role (tracked in order, like role=main: its end tag is found by its name).
-_FURNITURE_START: Final = {"nav": "\x02n\x03", "aside": "\x02x\x03"}
-_FURNITURE_END: Final = {"nav": "\x02N\x03", "aside": "\x02X\x03"}
-_PAGE_START: Final = {"header": "\x02h\x03", "footer": "\x02f\x03"}
-_PAGE_END: Final = {"header": "\x02H\x03", "footer": "\x02F\x03"}
-_MAIN_START, _MAIN_END = regionmarkers.MAIN_MARKERS
-_ROLE_MAIN_START, _ROLE_MAIN_END = regionmarkers.ROLE_MARKERS
-_TITLE_START, _TITLE_END = regionmarkers.TITLE_MARKERS
-# Start and end markers by the tag's name: the regions', the furniture's, and the page's headline
-# (<h1>: which article is the page's) and other headings (a teaser's title: fingerprint.teasers).
-START_MARKERS: Final = {
-    **{"main": _MAIN_START, "article": regionmarkers.ARTICLE_START, "title": _TITLE_START},
-    **_FURNITURE_START,
-    **_PAGE_START,
-    **HEADING_MARKERS[0],
-}
-END_MARKERS: Final = {
-    **{"main": _MAIN_END, "article": regionmarkers.ARTICLE_END, "title": _TITLE_END},
-    **_FURNITURE_END,
-    **_PAGE_END,
-    **HEADING_MARKERS[1],
-}
-_ROLE_START, _ROLE_END = "\x02l\x03", "\x02L\x03"
-# The elements whose end tag closes an article left open inside them (version 13, see above).
-_HOLDERS: Final = ("div", "section")
-# Elements that hold the whole page or its main region: never a breadcrumb, whatever their class
-# says (``<body class="has-breadcrumbs">``).
-_WHOLE: Final = frozenset(("html", "body", "main"))
-# The tags whose marker depends on their name alone (every one but <main>'s).
-_STARTS: Final = {name: mark for name, mark in START_MARKERS.items() if name != "main"}
-_ENDS: Final = {name: mark for name, mark in END_MARKERS.items() if name != "main"}
 # Each furniture start letter and its end letter; h and f only outside an article.
 _CLOSES: Final = {"n": "N", "x": "X", "h": "H", "f": "F", "l": "L"}
 _MARKERS: Final = regionmarkers.LETTERED
-_ROLE_FURNITURE: Final = re.compile(
-    r"""[\t\n\f\r /]role[\t\n\f\r ]*=[\t\n\f\r ]*
-    (?: "[\t\n\f\r ]*(?:navigation|complementary|search|banner|contentinfo)(?:[\t\n\f\r ][^"]*)?"
-    | '[\t\n\f\r ]*(?:navigation|complementary|search|banner|contentinfo)(?:[\t\n\f\r ][^']*)?'
-    | (?:navigation|complementary|search|banner|contentinfo)(?=[\t\n\f\r />]|\Z) )""",
-    re.IGNORECASE | re.ASCII | re.VERBOSE,
-)
-
-
-# A breadcrumb's marks (see above), as an attribute of the tag, its value read as a browser does.
-_BREADCRUMB: Final = re.compile(
-    r"""[\t\n\f\r /](class|aria-label|itemtype)[\t\n\f\r ]*=[\t\n\f\r ]*
-    ("[^"]*"|'[^']*'|[^\t\n\f\r >]*)""",
-    re.IGNORECASE | re.ASCII | re.VERBOSE,
-)
-_CRUMBS_CLASS: Final = re.compile(r"(?:^|[-_])breadcrumbs?$", re.IGNORECASE | re.ASCII)
-_CRUMBS_LABEL: Final = re.compile(r"\bbreadcrumbs?\b", re.IGNORECASE | re.ASCII)
-_CRUMBS_TYPE: Final = re.compile(r"/BreadcrumbList$", re.ASCII)
-
-
-def has_furniture_role(tag: str) -> bool:
-    """Whether a start tag has a furniture role (the first token of its role)."""
-    return _ROLE_FURNITURE.search(tag) is not None
-
-
-def is_breadcrumb(tag: str) -> bool:
-    """Whether a start tag marks a breadcrumb (see above): its aria-label, one of its classes
-    or its itemtype."""
-    for found in _BREADCRUMB.finditer(tag):
-        name, value = found[1].lower(), found[2].strip("\"'")
-        if name == "class" and any(map(_CRUMBS_CLASS.search, value.split())):
-            return True
-        if name == "aria-label" and _CRUMBS_LABEL.search(value) is not None:
-            return True
-        if name == "itemtype" and _CRUMBS_TYPE.search(value.strip()) is not None:
-            return True
-    return False
-
-
-class Structure:
-    """Told each start and end tag the fingerprint removes (by its lower-case name and its
-    text), in document order; returns what the tag becomes: a marker (START_MARKERS and
-    END_MARKERS, role=main's and a furniture role's or a breadcrumb's, see above) or a space.
-    One dict lookup for most tags. ``version``: the fingerprint's (from 13 a breadcrumb, and
-    an article closed by an element that holds it)."""
-
-    __slots__ = (
-        "_articles",
-        "_crumbs",
-        "_depth",
-        "_furniture",
-        "_held",
-        "_main",
-        "_name",
-        "_role_depth",
-        "_state",
-    )
-
-    def __init__(self, version: int) -> None:
-        self._crumbs = version >= 13
-        # The <div>s and <section>s open (none counted before 13), and for each article open,
-        # innermost last, how many were open where it started.
-        self._held: dict[str, int] = dict.fromkeys(_HOLDERS, 0) if self._crumbs else {}
-        self._articles: list[dict[str, int]] = []
-        self._main = 0  # 0: none seen, 1: open, 2: closed
-        self._name, self._role_depth, self._state = "", 0, 0  # the role=main element (as main)
-        self._furniture, self._depth = "", 0  # the furniture-role element open, its depth
-
-    def start(self, name: str, tag: str) -> str:
-        marker = _STARTS.get(name)
-        if marker is not None:
-            if name == "article" and self._held:
-                self._articles.append(dict(self._held))
-            return marker
-        if name == "main":
-            if not self._main:
-                self._main = 1
-                return _MAIN_START
-            # Every later <main> is marked as well: regionmarkers.region_of finds the end tag of
-            # the first.
-            replaced = self._start(name, tag)
-            return _MAIN_START if replaced == " " else _MAIN_START + replaced
-        return self._start(name, tag)
-
-    def _start(self, name: str, tag: str) -> str:
-        if name in self._held:
-            self._held[name] += 1
-        if self._state == 1 and name == self._name:
-            self._role_depth += 1
-        if self._depth and name == self._furniture:
-            self._depth += 1
-        if "ole" in tag:
-            if not self._state and regionmarkers.has_role_main(tag):
-                self._name, self._role_depth, self._state = name, 1, 1
-                return _ROLE_MAIN_START
-            if not self._depth and has_furniture_role(tag):
-                self._furniture, self._depth = name, 1
-                return _ROLE_START
-        crumbs = self._crumbs and not self._depth and "rumb" in tag
-        if crumbs and name not in _WHOLE and is_breadcrumb(tag):
-            self._furniture, self._depth = name, 1
-            return _ROLE_START
-        return " "
-
-    def end(self, name: str) -> str:
-        marker = _ENDS.get(name)
-        if marker is not None:
-            if name == "article" and self._articles:
-                self._held.update(self._articles.pop())  # (what it holds closes with it)
-            return marker
-        replaced = self._holder_end(name) if name in self._held else " "
-        if name == "main" and self._main:  # (every one: see start)
-            self._main = 2
-            replaced = _MAIN_END
-        if self._state == 1 and name == self._name:
-            self._role_depth -= 1
-            if not self._role_depth:
-                self._state = 2
-                replaced = _ROLE_MAIN_END if replaced == " " else replaced + _ROLE_MAIN_END
-        if self._depth and name == self._furniture:
-            self._depth -= 1
-            if not self._depth:
-                replaced = _ROLE_END if replaced == " " else replaced + _ROLE_END
-        return replaced
-
-    def _holder_end(self, name: str) -> str:
-        """The end tag of a <div> or <section> (``name``): the end markers of the articles open
-        inside the element it closes, when one was opened before the innermost article (see
-        above); " " else, and for an end tag that closes nothing."""
-        held, articles = self._held, self._articles
-        if not held[name]:
-            return " "
-        closed = 0
-        while articles and articles[-1][name] >= held[name]:
-            held.update(articles.pop())
-            closed += 1
-        held[name] -= 1
-        return ARTICLE_END * closed if closed else " "
 
 
 def select(text: str, descriptions: Callable[[str], Iterable[str]], url: str, version: int) -> str:
@@ -256,6 +80,8 @@ def select(text: str, descriptions: Callable[[str], Iterable[str]], url: str, ve
     title = "" if found is None else text[found[0] : found[1]]
     narrowed = titledarticle.article_finder(text, url, version)
     region = regionmarkers.region_of(text)
+    if region is not None and version >= 13 and _card_region(text, region, url):
+        region = None  # (the page's only article is a card: read as a page without one)
     if region is None:
         kept = without_furniture(text)
         if HEADLINE_START not in kept and titleblock.own_headline(text, version, url):
@@ -286,6 +112,15 @@ def select(text: str, descriptions: Callable[[str], Iterable[str]], url: str, ve
     said = descriptions(text[: region[0]] + " " + text[region[1] :])
     title = listpages.read_pager(title, url)
     return join_selection(title, list(said), _listed(body, url), version)
+
+
+def _card_region(text: str, region: tuple[int, int], url: str) -> bool:
+    """Whether the main ``region`` of the marked ``text`` is the page's only article and a card
+    that stands for other pages (from version 13: articles.is_card): none of the page's own
+    text, so the page is read as one without a region."""
+    if text[region[0] - len(ARTICLE_START) : region[0]] != ARTICLE_START:
+        return False  # (a <main> or role=main region)
+    return is_card(text[region[0] : region[1]], url)
 
 
 def _listed(text: str, url: str) -> str:

@@ -22,6 +22,7 @@ from sitemill.lastmod.fingerprint import (
 from sitemill.lastmod.fingerprint._articles import HEADING_MARKERS
 from sitemill.lastmod.fingerprint._comments import InCode, join_around_comments
 from sitemill.lastmod.fingerprint._regionmarkers import ANY_MARKER, REGION_MARKS
+from sitemill.lastmod.fingerprint._structure import Structure
 from sitemill.lastmod.fingerprint._taggrammar import NOT_TEXT
 from sitemill.lastmod.fingerprint._whitespace import collapse_whitespace, drop_invisible
 from sitemill.lastmod.fingerprint.targetmarks import (
@@ -114,7 +115,7 @@ def _ignored(text: str, ignore: tuple[re.Pattern[str], ...]) -> str:
 
 
 def in_order(text: str, version: int, positions: list[int] | None = None) -> str:
-    """The first pass with ``main``: NOT_TEXT.sub with regionselect.Structure told each start
+    """The first pass with ``main``: NOT_TEXT.sub with structure.Structure told each start
     and end tag in document order (its name lower-cased), which answers what it becomes: a
     marker where a main region or furniture starts or ends, else a space; an inline element's
     tag nothing (``version``: the fingerprint's, which tells the furniture). With
@@ -122,7 +123,7 @@ def in_order(text: str, version: int, positions: list[int] | None = None) -> str
     heading's aside (marked_region_text). (Issue 80 retired the speed twins of this pass, a
     split by tag names and a reading line by line with a memo: at full size 0.85x to 1.19x its
     CPU, not the 1.5x a second way of doing one job must earn.)"""
-    structure = regionselect.Structure(version)
+    structure = Structure(version)
 
     def told(found: re.Match[str]) -> str:
         if found.start("inline") >= 0:
