@@ -161,8 +161,9 @@ def _second_pass(
     again = page_markdowns(
         [page for page, ok in zip(pages, held, strict=True) if not ok], repeated, pool
     )
-    for (page, _), read, ok in zip(pages, reads, held, strict=True):
-        yield PageMarkdown(page, read.markdown) if ok else next(again)
+    for index, ((page, _), ok) in enumerate(zip(pages, held, strict=True)):
+        yield PageMarkdown(page, reads[index].markdown) if ok else next(again)
+        reads[index] = _UNMADE  # (its Markdown is the caller's now)
 
 
 def _chunks(pages: Sequence[ListedPage], pool: WorkPool | None) -> list[Sequence[ListedPage]]:
