@@ -4,11 +4,12 @@ The pages are real: a Docusaurus site's 388 built pages (/work/rs-speed/archcraf
 LLMS_BENCH_SITE names), else the 24 committed pages of tests/llms/realpages; repeated (each copy
 at its own URL) to 1,500. In a child process per size, in this order: each page's content
 fingerprint (the floor: what a build already pays per page), then llms-full.txt's two passes
-(the site's repeated blocks, then each page's Markdown; llms.conversion) and the file
-(llms.full), in one process. Reported: the conversion's cost per page as a ratio to the
-fingerprint's, the seconds for 1,500 pages, and the child's peak memory at 1,500 pages against
-375 (the passes hold hashes and one page at a time: it must not grow with the pages; the file
-itself is bounded by its byte limit).
+(the site's repeated blocks and each page's Markdown on a guess of them, then the pages the guess
+missed; llms.conversion, as a build calls it) and the file (llms.full), in one process. Reported:
+the conversion's cost per page as a ratio to the fingerprint's, the seconds for 1,500 pages, and
+the child's peak memory at 1,500 pages against 375 (the passes hold hashes, one page at a time
+and at most about the file's limit of Markdown: it must not grow with the pages beyond the file,
+which is bounded by its byte limit).
 
     .venv/bin/python benchmarks/run.py --only llms-full
 """
@@ -29,8 +30,9 @@ from typing import Any
 from harness import own_peak_rss_bytes
 
 PAGES, QUICK_PAGES = 1_500, 300
-# The two passes (two bs4 parses and one markdownify conversion per page) against one
-# fingerprint of the same page: measured 15-16x on archcraft's pages (2 shared cores, load 4-5).
+# The two passes (one bs4 parse and one markdownify conversion per page, beside a sample's
+# parses) against one fingerprint of the same page: measured 15-16x on archcraft's pages with two
+# parses a page (2 shared cores, load 4-5; issue 81).
 TARGET_RATIO = 20.0
 MEMORY_GROWTH = 1.5  # peak memory at 4x the pages
 # The first pass converts each page on a guess of the site's repeated blocks, the second only
@@ -58,8 +60,8 @@ def _site_pages(folder: Path) -> list[tuple[str, Path]]:
 
 
 def _child(count: int) -> dict[str, Any]:
-    from sitemill.lastmod.fingerprint.digest import fingerprint_html
     from sitemill.config.llms import DEFAULT_LLMS_FULL_BYTES
+    from sitemill.lastmod.fingerprint.digest import fingerprint_html
     from sitemill.llms.conversion import site_markdowns
     from sitemill.llms.full import llms_full_text
     from sitemill.llms.page import LlmsPage, LlmsSite
