@@ -8,18 +8,10 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Final
+from typing import Any, Final
 
 from bs4 import Tag
-from bs4._typing import _AtMostOneTag, _StrainableAttribute, _StrainableAttributes
-from bs4.element import (
-    Comment,
-    Declaration,
-    Doctype,
-    NavigableString,
-    ProcessingInstruction,
-    _OptionalFindMethodName,
-)
+from bs4.element import Comment, Declaration, Doctype, NavigableString, ProcessingInstruction
 
 _SHORT_NODES: Final = 64  # (short_text: a short text in more nodes than this is none)
 _NOT_WORDS: Final = (Comment, Declaration, Doctype, ProcessingInstruction)
@@ -70,17 +62,12 @@ def short_text(element: Tag, most: int) -> str | None:
     return " ".join(words)
 
 
-class Element(Tag):
+class RegionTag(Tag):
     """A Tag whose ``find_parent`` by a name alone compares its parents' names: markdownify asks
     each element for a <pre> above it, and bs4 runs its filter at each parent up to the root (a
     third of a page's conversion). The same answer as bs4's: html.parser gives no tag a prefix."""
 
-    def find_parent(
-        self,
-        name: _OptionalFindMethodName = None,
-        attrs: _StrainableAttributes | None = None,
-        **kwargs: _StrainableAttribute,
-    ) -> _AtMostOneTag:
+    def find_parent(self, name: Any = None, attrs: Any = None, **kwargs: Any) -> Tag | None:
         if not isinstance(name, str) or attrs or kwargs:
             return super().find_parent(name, attrs, **kwargs)
         parent = self.parent
