@@ -5,11 +5,20 @@ from __future__ import annotations
 import functools
 import pickle
 from collections import Counter
+from itertools import islice
 
 import pytest
 
 from sitemill.llms._blocks import EDGE_BLOCKS, REPEATED_MIN_PAGES, BlockCount
-from sitemill.llms.conversion import page_block_keys, repeated_blocks, site_markdowns
+from sitemill.llms._region import Region, content_region
+from sitemill.llms.conversion import (
+    SAMPLE_PAGES,
+    PageMarkdown,
+    page_block_keys,
+    page_markdown,
+    repeated_blocks,
+    site_markdowns,
+)
 from sitemill.llms.page import LlmsPage
 from sitemill.workers.workpool import WorkPool
 
@@ -124,3 +133,68 @@ def test_counts_of_two_shards_merge_to_the_whole_site_s() -> None:
     merge(shards[0], shards[1])
     assert shards[0].repeated() == repeated_blocks(pages)
     assert shards[0].repeated().by_lang["en"]  # (4 of 7 pages: repeated)
+
+
+def two_readings(pages: list[tuple[LlmsPage, functools.partial[bytes]]]) -> list[PageMarkdown]:
+    """Each page read twice: the count of the whole site first, then each page converted."""
+    repeated = repeated_blocks(pages)
+    return [page_markdown(page, read(), repeated) for page, read in pages]
+
+
+def sample(size: int) -> int:
+    """How many of ``size`` pages the guess reads: every n-th, at most SAMPLE_PAGES."""
+    return len(range(0, size, -(-size // SAMPLE_PAGES)))
+
+
+def readings(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The URL of each page whose region is read from now on (in this process)."""
+    read: list[str] = []
+
+    def counted(data: bytes, url: str) -> Region:
+        read.append(url)
+        return content_region(data, url)
+
+    monkeypatch.setattr("sitemill.llms.conversion.content_region", counted)
+    return read
+
+
+@pytest.mark.parametrize("size", [200, 400])
+def test_a_page_is_read_once_beside_the_sample(monkeypatch: pytest.MonkeyPatch, size: int) -> None:
+    # Both passes from one parse a page: the site's repeated banner and "Edit this page" guessed
+    # from SAMPLE_PAGES spread over it, each page converted in the first pass (issue 81).
+    pages = pages_of([article(index) for index in range(size)])
+    expected = two_readings(pages)
+    read = readings(monkeypatch)
+    assert list(site_markdowns(pages)) == expected
+    assert len(read) == size + sample(size) <= size + SAMPLE_PAGES
+    assert "Edit this page" not in expected[0].markdown
+
+
+def test_a_page_whose_guess_fails_is_read_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Every second page holds a sponsor line: the sample (every second page of 100) finds it on
+    # all of them, the site on half (not more than half: it stays). Those pages are read again.
+    sponsor = "<p>Sponsored</p></article>"
+    bodies = [
+        article(n).replace("</article>", sponsor if n % 2 == 0 else "</article>")
+        for n in range(100)
+    ]
+    pages = pages_of(bodies)
+    expected = two_readings(pages)
+    read = readings(monkeypatch)
+    assert list(site_markdowns(pages)) == expected
+    assert all("Sponsored" in page.markdown for page in expected[::2])
+    assert Counter(Counter(read).values()) == {3: 50, 1: 50}  # (sample, first pass, again)
+
+
+def test_past_the_budget_a_page_is_converted_only_when_asked(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    pages = pages_of([article(index) for index in range(300)])
+    expected = two_readings(pages)
+    read = readings(monkeypatch)
+    first = list(islice(site_markdowns(pages, budget=0), 70))
+    assert first == expected[:70]
+    # The sample, the first pass (its first chunk of 60 converted there: then past the
+    # budget), and the one chunk of 60 that holds the 10 more asked for; not the 180 after it.
+    assert len(read) == sample(300) + 300 + 60
+    assert list(site_markdowns(pages, budget=0)) == expected

@@ -5,7 +5,7 @@ from __future__ import annotations
 import tarfile
 from functools import partial
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import pytest
 
@@ -176,11 +176,11 @@ class Recorded:
 
     texts: ClassVar[list[str]] = []
 
-    def __new__(cls, text: str, features: str) -> object:
+    def __new__(cls, text: str, features: str, **options: Any) -> object:
         from bs4 import BeautifulSoup
 
         cls.texts.append(text)
-        return BeautifulSoup(text, features)
+        return BeautifulSoup(text, features, **options)
 
 
 def test_a_page_with_main_is_parsed_from_main_only(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -68,7 +68,8 @@ def _convert(
     pool: WorkPool,
     files: dict[str, bytes],
 ) -> None:
-    converted = site_markdowns(listed, pool if pool.workers > 1 else None)
+    budget = None if config.llms_pages else config.llms_full_max_bytes  # (twins: every page)
+    converted = site_markdowns(listed, pool if pool.workers > 1 else None, budget)
     if config.llms_pages:
         converted = _twins(converted, site.base_url, files)
     if config.llms_full:

@@ -26,7 +26,7 @@ from bs4 import BeautifulSoup, Tag
 from sitemill.lastmod.fingerprint.regionplan import RegionPlan, region_plan
 from sitemill.llms._bylines import drop_contents, drop_datelines, is_skip_link
 from sitemill.llms._parsing import MAX_PARSED_BYTES, page_head, raw_text_cuts
-from sitemill.llms._treewalk import drop_each, short_text, tags_of
+from sitemill.llms._treewalk import RegionTag, drop_each, short_text, tags_of
 
 # (Scripts, styles, templates, noscript, drawings and text areas are cut before the parse:
 # llms.parsing.RAW_TEXT.)
@@ -97,7 +97,7 @@ def _parsed(text: str, start: int, end: int) -> tuple[BeautifulSoup, dict[int, T
     with each element by its start tag's position in ``text``."""
     pieces, sources = raw_text_cuts(text, start, end)
     parsed = "".join(pieces)
-    soup = BeautifulSoup(parsed, "html.parser")
+    soup = BeautifulSoup(parsed, "html.parser", element_classes={Tag: RegionTag})
     lines = [0]
     at = parsed.find("\n")
     while at >= 0:

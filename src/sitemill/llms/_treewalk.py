@@ -8,7 +8,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Final
+from typing import Any, Final
 
 from bs4 import Tag
 from bs4.element import Comment, Declaration, Doctype, NavigableString, ProcessingInstruction
@@ -60,3 +60,17 @@ def short_text(element: Tag, most: int) -> str | None:
                 return None
             words.append(word)
     return " ".join(words)
+
+
+class RegionTag(Tag):
+    """A Tag whose ``find_parent`` by a name alone compares its parents' names: markdownify asks
+    each element for a <pre> above it, and bs4 runs its filter at each parent up to the root (a
+    third of a page's conversion). The same answer as bs4's: html.parser gives no tag a prefix."""
+
+    def find_parent(self, name: Any = None, attrs: Any = None, **kwargs: Any) -> Tag | None:
+        if not isinstance(name, str) or attrs or kwargs:
+            return super().find_parent(name, attrs, **kwargs)
+        parent = self.parent
+        while parent is not None and parent.name != name:
+            parent = parent.parent
+        return parent

@@ -1,9 +1,17 @@
 """The listed pages as Markdown, in two passes: the blocks the site repeats, then each page."""
 # The first pass reads each page's region and counts the hashes of its edge blocks
-# (llms.blocks); the second reads each page again, leaves out the blocks that pass found repeated
-# and converts the rest (llms.markdown). Memory holds hashes and one page at a time (per worker),
-# never every page. Both passes take the pages in sitemap order and give the same result with a
-# pool of any size as with none: a chunk's results are taken in the list's order.
+# (llms.blocks); the second leaves out of each page the blocks that pass found repeated and
+# converts the rest (llms.markdown). A page's Markdown depends on its region and on which of its
+# edge blocks are left out, nothing else. So the first pass, while it has the page's region
+# parsed (the parse is most of a page's cost), converts it already, without the blocks that a
+# sample of the site's pages repeats (SAMPLE_PAGES, spread over the site: its sections come in
+# runs in sitemap order), and keeps that Markdown with the hashes it left out; the second pass
+# converts again only the pages whose guess the whole count belies: the same bytes as reading
+# each page twice, most pages parsed once. The first pass converts in waves of chunks and stops
+# converting once its Markdown passes ``budget`` characters (llms-full.txt's limit: a page past
+# it is never converted), so memory holds hashes, one page at a time per worker and about that
+# much Markdown, never every page. Both passes take the pages in sitemap order and give the same
+# result with a pool of any size as with none: a chunk's results are taken in the list's order.
 #
 # A page is given as (LlmsPage, a callable returning its bytes). With a WorkPool of more than one
 # worker the callables go to worker processes: they must pickle (functools.partial of a
@@ -14,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import chain
-from typing import TypeVar
+from typing import Final, TypeVar
 
 from sitemill.llms._blocks import BlockCount, RepeatedBlocks, edge_blocks
 from sitemill.llms._markdown import region_markdown
@@ -53,6 +61,44 @@ def _hashes_of(chunk: Sequence[ListedPage]) -> list[tuple[str, list[bytes]]]:
     return [page_block_keys(page, read()) for page, read in chunk]
 
 
+@dataclass(frozen=True, slots=True)
+class _FirstRead:
+    """The first pass's reading of one page: its language, the hashes of its edge blocks and,
+    when it was converted, its Markdown without the blocks whose hashes are ``left_out``."""
+
+    lang: str
+    keys: frozenset[bytes]
+    left_out: frozenset[bytes] | None = None
+    markdown: str = ""
+
+    def holds(self, repeated: RepeatedBlocks) -> bool:
+        """Whether its Markdown is the second pass's: it left out what ``repeated`` leaves out."""
+        found = self.keys & repeated.by_lang.get(self.lang, frozenset())
+        return self.left_out is not None and self.left_out == found
+
+
+SAMPLE_PAGES: Final = 64  # (read for the first pass's guess: see above)
+_UNMADE: Final = _FirstRead("", frozenset())  # (a page the first pass did not convert)
+
+
+def _first_of(work: tuple[Sequence[ListedPage], RepeatedBlocks, bool]) -> list[_FirstRead]:
+    """The first pass for a chunk; with ``convert``, each page converted without the blocks
+    ``guess`` repeats."""
+    chunk, guess, convert = work
+    found: list[_FirstRead] = []
+    for page, read in chunk:
+        region = content_region(read(), page.url)
+        lang = page_language(page, region.lang)
+        keys = frozenset(key for key, _ in edge_blocks(region.parts))
+        if not convert:
+            found.append(_FirstRead(lang, keys))
+            continue
+        left_out = keys & guess.by_lang.get(lang, frozenset())
+        RepeatedBlocks({lang: left_out}).drop_from(region.parts, lang)
+        found.append(_FirstRead(lang, keys, left_out, region_markdown(region)))
+    return found
+
+
 def repeated_blocks(pages: Sequence[ListedPage], pool: WorkPool | None = None) -> RepeatedBlocks:
     """The first pass: the blocks the pages repeat (llms.blocks), read in ``pool`` if given."""
     count = BlockCount()
@@ -84,10 +130,40 @@ def page_markdowns(
 
 
 def site_markdowns(
-    pages: Sequence[ListedPage], pool: WorkPool | None = None
+    pages: Sequence[ListedPage], pool: WorkPool | None = None, budget: int | None = None
 ) -> Iterator[PageMarkdown]:
-    """Both passes: each page's Markdown, without the blocks the site repeats, in order."""
-    return page_markdowns(pages, repeated_blocks(pages, pool), pool)
+    """Both passes: each page's Markdown, without the blocks the site repeats, in order; the
+    first converts pages while its Markdown stays within ``budget`` characters (None: every
+    page), the second the rest and those whose guess did not hold (see above)."""
+    guess = repeated_blocks(pages[:: -(-len(pages) // SAMPLE_PAGES) or 1], pool)
+    count, reads, made = BlockCount(), list[_FirstRead](), 0
+    chunks, done, wave = _chunks(pages, pool), 0, 1 if pool is None else pool.workers
+    while done < len(chunks):
+        convert = budget is None or made <= budget
+        taken = chunks[done:] if budget is None or not convert else chunks[done : done + wave]
+        for found in _run(_first_of, [(chunk, guess, convert) for chunk in taken], pool):
+            for read in found:
+                count.add(read.lang, read.keys)
+                made += len(read.markdown)
+                reads.append(read if read.left_out is not None else _UNMADE)
+        done, wave = done + len(taken), wave * 2
+    return _second_pass(pages, reads, count.repeated(), pool)
+
+
+def _second_pass(
+    pages: Sequence[ListedPage],
+    reads: list[_FirstRead],
+    repeated: RepeatedBlocks,
+    pool: WorkPool | None,
+) -> Iterator[PageMarkdown]:
+    """Each page's Markdown in order: the first pass's where it holds, else converted now."""
+    held = [read.holds(repeated) for read in reads]
+    again = page_markdowns(
+        [page for page, ok in zip(pages, held, strict=True) if not ok], repeated, pool
+    )
+    for index, ((page, _), ok) in enumerate(zip(pages, held, strict=True)):
+        yield PageMarkdown(page, reads[index].markdown) if ok else next(again)
+        reads[index] = _UNMADE  # (its Markdown is the caller's now)
 
 
 def _chunks(pages: Sequence[ListedPage], pool: WorkPool | None) -> list[Sequence[ListedPage]]:
