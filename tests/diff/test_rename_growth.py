@@ -64,6 +64,10 @@ def comparisons(pages: int, monkeypatch: pytest.MonkeyPatch) -> int:
 
 
 def test_the_resemblance_comparisons_grow_linearly(monkeypatch: pytest.MonkeyPatch) -> None:
-    small, large = comparisons(10_000, monkeypatch), comparisons(20_000, monkeypatch)
-    assert small >= 1_000  # (each moved page compared at least with where it went)
+    # (Each moved page is compared with where it went and next to nothing else: 500 and 1,001
+    # comparisons here, 1,001 and 2,004 at 10,000 and 20,000 pages, the sizes once used; all
+    # pairs would quadruple at any size. A hidden quadratic part shows once it is a third of the
+    # linear work at the smaller size: at half the sizes, it must be twice as large to show.)
+    small, large = comparisons(5_000, monkeypatch), comparisons(10_000, monkeypatch)
+    assert small >= 500  # (each moved page compared at least with where it went)
     assert large / small <= RATIO

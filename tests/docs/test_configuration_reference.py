@@ -14,7 +14,6 @@ from typing import Any
 
 import pytest
 import yaml
-from cfnlint.decode.cfn_yaml import load as load_cfn_yaml
 
 from sitemill.cli.main import build_parser
 from sitemill.config.model import CONFIG_KEYS, FILE_ONLY
@@ -41,6 +40,10 @@ def generator() -> ModuleType:
 
 @pytest.fixture(scope="module")
 def template() -> dict[str, Any]:
+    # (cfn-lint imported by the worker that needs it: at the top, every pytest-xdist worker
+    # imported it, with sympy and networkx, to collect the module: 2 s of CPU each.)
+    from cfnlint.decode.cfn_yaml import load as load_cfn_yaml
+
     data: dict[str, Any] = json.loads(json.dumps(load_cfn_yaml(str(ROOT / "infra/template.yaml"))))
     return data
 

@@ -12,9 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cfnlint.decode.cfn_yaml import load as load_cfn_yaml
 from moto.events.models import EventPattern
-from samtranslator.translator.transform import transform
 
 from sitemill.config.model import CONFIG_KEYS, ENV_PREFIX, load_config
 
@@ -60,12 +58,18 @@ class _NoRegionLoader:
 
 def load_template() -> dict[str, Any]:
     """The template as plain data, with CloudFormation's short tags (!Sub, !If…) expanded."""
+    # (cfn-lint and the SAM translator imported here, by the worker that runs these tests: at
+    # the top, every pytest-xdist worker imported them to collect the module, 2 s of CPU each.)
+    from cfnlint.decode.cfn_yaml import load as load_cfn_yaml
+
     data: dict[str, Any] = json.loads(json.dumps(load_cfn_yaml(str(TEMPLATE))))
     return data
 
 
 def translate(template: Mapping[str, Any]) -> dict[str, Any]:
     """The template after the SAM transform, as CloudFormation will see it."""
+    from samtranslator.translator.transform import transform
+
     fragment = json.loads(json.dumps(template))
     # What `sam deploy` / `aws cloudformation package` do: upload the zip (and the state
     # machine's definition), point at it.
