@@ -48,9 +48,9 @@ def conversions(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     counted: list[int] = []
     convert = llmsmarkdown.site_markdowns
 
-    def counting(pages, pool=None):  # type: ignore[no-untyped-def]
+    def counting(pages, pool=None, budget=None):  # type: ignore[no-untyped-def]
         counted.append(len(pages))
-        return convert(pages, pool)
+        return convert(pages, pool, budget)
 
     monkeypatch.setattr(llmsmarkdown, "site_markdowns", counting)
     return counted
