@@ -48,7 +48,9 @@ _SPELLED: dict[tuple[str, str], dict[str, str]] = {}
 _PAGES_REMEMBERED: Final = 1024
 _TARGETS_REMEMBERED: Final = 4096  # (targetmarks.py: a link's target, an image's, a srcset's)
 EMPTY_DESCRIPTION: Final = f"{MARK_EDGE}D{MARK_EDGE}"  # (left out before the white space collapses)
-_SCHEME: Final = re.compile(r"[a-zA-Z][a-zA-Z0-9+.-]*:")
+# A URL's scheme at the start of a target (RFC 3986 section 3.1); anywhere else a ":" is a path's
+# (``;https://host/``, written without its scheme at the start, is a relative path: the site's own).
+SCHEME: Final = re.compile(r"[a-zA-Z][a-zA-Z0-9+.-]*:")
 DIGEST_HEX: Final = 16  # hex digits of an inline target's bytes
 
 
@@ -223,7 +225,7 @@ def target(value: str, origin: str, page: str) -> str:
     path, suffix = value[:cut], value[cut:]
     if path.startswith("//"):
         path = "http:" + path
-    if _SCHEME.match(path):
+    if SCHEME.match(path):
         scheme, _, rest = path.partition("://")
         host, slash, local = rest.partition("/")
         if scheme.lower() not in ("http", "https") or not _same_host(host, origin):

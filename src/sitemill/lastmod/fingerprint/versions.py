@@ -133,8 +133,11 @@ EARLIER_VERSIONS: Final = frozenset({12})
 # where once,
 # history.edits._by_kind; a stop no count named whose versions differ in their links' and
 # images' targets alone is named from its reductions, so a link re-pointed within its document
-# or another site's host moved alone passes on however few pages: history.lonestamps).
-DATING_RULES: Final = 18
+# or another site's host moved alone passes on however few pages: history.lonestamps); 19:
+# issue 79 (a target names a scheme and host only at its start, as the fingerprint reads it:
+# ``;https://host/x`` is the site's own path, and a link repaired from it to ``https://host/x``
+# led to another page, no host's move; history.targetmoves.names_host).
+DATING_RULES: Final = 19
 HTML_SUFFIXES: Final = (".html", ".htm")
 # A page is fingerprinted from at most its first this many bytes, wherever it is read (a
 # tree, a bucket, an old git version), so that one page gives one fingerprint everywhere.

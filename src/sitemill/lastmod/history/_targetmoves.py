@@ -11,6 +11,8 @@ from collections.abc import Callable, Sequence
 from typing import Final
 from urllib.parse import unquote
 
+from sitemill.lastmod.fingerprint.targets import SCHEME
+
 # The mark kinds that hold a target: a link's, an image's source, a srcset's first candidate;
 # and a JSON-LD leaf, "path=value" (fingerprint.structureddata: its URLs are targets), whose
 # values are compared as targets when their paths are one.
@@ -365,13 +367,30 @@ def page_path(target: str) -> str:
     return unquote(_split(target)[1])
 
 
+def names_host(target: str) -> bool:
+    """Whether ``target`` names a scheme and host, another site's, as the reduction spells it
+    (the site's own are paths): a scheme at its start only (fingerprint.targets.SCHEME), then
+    "//". A ``://`` anywhere else is the path's: ``href=";https://host/x"`` is a relative
+    path, the site's own (a 404 under the page's path), so leading it to ``https://host/x``
+    led the link to another page, no host's move (dating rules 19: issue 79, genieblog)."""
+    return _host_end(target) > 0
+
+
+def _host_end(target: str) -> int:
+    """Where the "//" after a scheme at the start of ``target`` ends; 0 when it has none."""
+    scheme = SCHEME.match(target)
+    if scheme is None or not target.startswith("//", scheme.end()):
+        return 0
+    return scheme.end() + 2
+
+
 def _split(target: str) -> tuple[str, str, str]:
-    """A target's scheme and host (empty for the site's own), its path without a trailing
-    "/", "index.html" or ".html", and its query and fragment."""
-    host, sep, rest = target.partition("://")
-    if sep:
-        authority, slash, path = rest.partition("/")
-        host, path = host.lower() + sep + authority.lower(), slash + path
+    """A target's scheme and host (empty for the site's own: names_host), its path without a
+    trailing "/", "index.html" or ".html", and its query and fragment."""
+    end = _host_end(target)
+    if end:
+        authority, slash, path = target[end:].partition("/")
+        host, path = target[:end].lower() + authority.lower(), slash + path
     else:
         host, path = "", target
     cut = min((i for i in (path.find("?"), path.find("#")) if i >= 0), default=len(path))

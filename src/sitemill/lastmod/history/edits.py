@@ -21,6 +21,7 @@ from sitemill.lastmod.history._targetmoves import (
     LEAF,
     REPEAT,
     host_moves,
+    names_host,
     own_leaves,
     repointed_apart,
     rewrites,
@@ -107,12 +108,12 @@ def names_of(newer: str, older: str, own: str = "") -> tuple[str, str, Moves, li
 
 
 def site_links(repeats: Moves, old: Counter[str], new: Counter[str]) -> list[str]:
-    """The targets of the site's own links (no scheme, no host) among the tokens an edit took
-    out and put in (_repeats), as their reduction spells them, that one version alone holds
-    (``old``, ``new``: one a list links twice, then once, it still lists): which pages a list
-    page lists (history.listings)."""
+    """The targets of the site's own links (no scheme and host at their start: names_host)
+    among the tokens an edit took out and put in (_repeats), as their reduction spells them,
+    that one version alone holds (``old``, ``new``: one a list links twice, then once, it still
+    lists): which pages a list page lists (history.listings)."""
     tokens = [t for t in (*repeats[0], *repeats[1]) if not (old[t] and new[t])]
-    links = {t[1:] for t in tokens if target_of(t, "H") and "://" not in t}
+    links = {t[1:] for t in tokens if target_of(t, "H") and not names_host(t[1:])}
     return sorted(link for link in links if not link.startswith("//"))
 
 
