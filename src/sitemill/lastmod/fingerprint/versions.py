@@ -133,8 +133,10 @@ EARLIER_VERSIONS: Final = frozenset({12})
 # where once,
 # history.edits._by_kind; a stop no count named whose versions differ in their links' and
 # images' targets alone is named from its reductions, so a link re-pointed within its document
-# or another site's host moved alone passes on however few pages: history.lonestamps).
-DATING_RULES: Final = 18
+# or another site's host moved alone passes on however few pages: history.lonestamps); 19:
+# issue 79 (a title recased alone is compared as its parts case-folded, then sorted, so a part
+# that changed place by its letter case alone is RECASED: history.respacing.recased).
+DATING_RULES: Final = 19
 HTML_SUFFIXES: Final = (".html", ".htm")
 # A page is fingerprinted from at most its first this many bytes, wherever it is read (a
 # tree, a bucket, an old git version), so that one page gives one fingerprint everywhere.
