@@ -12,6 +12,7 @@ from typing import Final, TypedDict, Unpack
 from sitemill.lastmod.fingerprint import reduction
 from sitemill.lastmod.fingerprint._restated import Said
 from sitemill.lastmod.fingerprint._structureddata import structured_data
+from sitemill.lastmod.fingerprint._titleparts import split_title
 from sitemill.lastmod.fingerprint._whitespace import UNSPACED
 from sitemill.lastmod.fingerprint.targetmarks import ASSET_EXTENSIONS, escape_kept_values
 from sitemill.lastmod.fingerprint.versions import (
@@ -40,6 +41,7 @@ __all__ = [
     "reduce_html",
     "reduction_fingerprint",
     "spaced",
+    "split_title",  # (a reduction's title read back into its parts: history.respacing)
 ]
 
 

@@ -136,8 +136,10 @@ EARLIER_VERSIONS: Final = frozenset({12})
 # or another site's host moved alone passes on however few pages: history.lonestamps); 19:
 # issue 79 (a target names a scheme and host only at its start, as the fingerprint reads it:
 # ``;https://host/x`` is the site's own path, and a link repaired from it to ``https://host/x``
-# led to another page, no host's move; history.targetmoves.names_host).
-DATING_RULES: Final = 19
+# led to another page, no host's move; history.targetmoves.names_host); 20:
+# issue 79 (a title recased alone is compared as its parts case-folded, then sorted, so a part
+# that changed place by its letter case alone is RECASED: history.respacing.recased).
+DATING_RULES: Final = 20
 HTML_SUFFIXES: Final = (".html", ".htm")
 # A page is fingerprinted from at most its first this many bytes, wherever it is read (a
 # tree, a bucket, an old git version), so that one page gives one fingerprint everywhere.

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Final
 
-from sitemill.lastmod.fingerprint.digest import spaced
+from sitemill.lastmod.fingerprint.digest import spaced, split_title
 
 RESPACED: Final = "5" + "0" * 31
 # A theme that capitalises each tag's name where its tag page shows it (Congo 2.8: "users" made
@@ -43,13 +43,42 @@ def unspaced(text: str) -> str:
 def recased(older: list[str], newer: list[str]) -> bool:
     """Whether the token sequence ``older`` (history.edits._sequence: "t" and "w" a title's and
     the text's words, any other a mark) became ``newer`` by the letter case of its words alone
-    (see above): every other token equal, in the same place."""
+    (see above): the title's parts the same once case-folded, in the order the fingerprint
+    gives them case-folded, and every other token equal, in the same place."""
     if len(older) != len(newer) or older == newer:
         return False
+    titled = _title_length(older)
+    if _title_length(newer) != titled or _folded_parts(older[:titled]) != _folded_parts(
+        newer[:titled]
+    ):
+        return False
     return all(
-        old == new or (old[:1] == new[:1] and old[:1] in "tw" and old.casefold() == new.casefold())
-        for old, new in zip(older, newer, strict=True)
+        old == new or (old[:1] == new[:1] == "w" and old.casefold() == new.casefold())
+        for old, new in zip(older[titled:], newer[titled:], strict=True)
     )
+
+
+# The fingerprint keeps a title's parts in sorted order (fingerprint.titleparts), and a sort
+# tells letters by their case: Hugo 0.55, which stopped title-casing taxonomy terms, made "Bash |
+# Max Gonzih" "bash | Max Gonzih", read "Max Gonzih | bash" (B < M < b), on every category page
+# whose term sorted before the site's name and on no other (issue 79: 96 category pages of a blog
+# dated by the upgrade). A title recased alone is compared as its parts case-folded, then sorted:
+# the order the fingerprint would give it had it not told case, so a part that changed place by
+# its case alone is the same recasing on every page.
+
+
+def _title_length(sequence: list[str]) -> int:
+    """How many tokens of ``sequence`` (history.edits._sequence) are its title's words: the
+    first, each "t" and a word."""
+    for at, token in enumerate(sequence):
+        if token[:1] != "t":
+            return at
+    return len(sequence)
+
+
+def _folded_parts(title: list[str]) -> list[str]:
+    """The parts of the title whose words are ``title`` ("t" and a word), case-folded, sorted."""
+    return sorted(part.casefold() for part in split_title(" ".join(w[1:] for w in title)))
 
 
 # White space the fingerprint reads as no word's end (beside anything but a letter or a digit,

@@ -53,9 +53,10 @@ _LINK_END: Final = "E"  # (the token of a link's end: fingerprint.targetmarks.LI
 # exact name names another site's host moved alone by its move (targetmoves.host_moves), since
 # a link's end put in or taken out is named by its kind on either side (_repeats), since a
 # link re-pointed within the document it leads to is none (targetmoves.repointed_apart), and
-# since a link's target is named as it is whether or not the page holds it elsewhere (_by_kind).
+# since a link's target is named as it is whether or not the page holds it elsewhere (_by_kind),
+# and since a title recased alone is RECASED whichever place its parts sort to (respacing).
 # At most 9 bytes, so that with "/exact", "/parts" or "/sketch" it fits blake2b's person (16).
-_KEYS: Final = b"linkmarks"
+_KEYS: Final = b"titlecase"
 # The tokens an edit took out and put in (moves_of).
 Moves = tuple[list[str], list[str]]
 SUM_BITS: Final = 48  # (a token_sum's size: a deploy's distinct edits never meet by chance)
