@@ -30,7 +30,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Final
+from typing import Final, TypedDict, Unpack
 
 from sitemill.lastmod.fingerprint import (
     _linkblocks as linkblocks,
@@ -130,14 +130,16 @@ def _listed(text: str, url: str) -> str:
     return listpages.read_pager(text, url)
 
 
-def without_furniture(
-    text: str,
-    *,
-    article: int = 0,
-    headline: bool = False,
-    notes: int | None = None,
-    url: str = "",
-) -> str:
+class Furniture(TypedDict, total=False):
+    """How furniture_spans reads a text (see without_furniture)."""
+
+    article: int
+    headline: bool
+    notes: int | None
+    url: str
+
+
+def without_furniture(text: str, **reading: Unpack[Furniture]) -> str:
     """``text`` without the furniture elements' spans, markers and all: nav, aside, the
     furniture roles, and a header or footer outside any article (with ``headline``, a header
     that holds the page's <h1> stays: Quarto's title block, its authors, date
@@ -147,9 +149,7 @@ def without_furniture(
     page's own note stays (fingerprint.asides). ``url``: the page's, for a page without a region
     (from version 13): a header whose only <h1> is the site's name is the site's
     (fingerprint.titleblock)."""
-    spans, left_open = furniture_spans(
-        text, article=article, headline=headline, notes=notes, url=url
-    )
+    spans, left_open = furniture_spans(text, **reading)
     if not spans:  # (nothing left out)
         return text
     kept: list[str] = []

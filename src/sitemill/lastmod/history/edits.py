@@ -7,7 +7,7 @@ from __future__ import annotations
 import hashlib
 from collections import Counter
 from difflib import SequenceMatcher
-from typing import Final
+from typing import Final, NamedTuple
 
 from sitemill.lastmod.fingerprint.targetmarks import MARK_EDGE, TITLE_END
 from sitemill.lastmod.history._respacing import (
@@ -74,6 +74,26 @@ def edit_of(newer: str, older: str, own: str = "") -> str:
     date is its value (dates re-spelled
     alone: RESPELLED), and dates, and numbers put in or taken out alone, are named by their
     kind (history.datevalues). What it kept but moved is named too (moved_within)."""
+    read = _read(newer, older)
+    if isinstance(read, str):
+        return read
+    sequences, old, new, repeats = read
+    moves = _named_moves(new, old, own, repeats)
+    return _edit_name(new, old, _ordered(moves, sequences, old, new))
+
+
+class _Read(NamedTuple):
+    """Two versions of an edit read: their token sequences, tokens and repeats (_repeats)."""
+
+    sequences: tuple[list[str], list[str]]
+    old: Counter[str]
+    new: Counter[str]
+    repeats: Moves
+
+
+def _read(newer: str, older: str) -> _Read | str:
+    """The name of an edit that changed no word (RESPACED, RESPELLED, RECASED or REPOINTED:
+    edit_of and exact_of name it alike), else its two versions read."""
     if respaced(newer, older):
         return RESPACED
     if is_respelled(newer, older):
@@ -83,9 +103,8 @@ def edit_of(newer: str, older: str, own: str = "") -> str:
         return RECASED
     repeats = _repeats(old, new)
     if _repointed_alone(repeats, sequences, old, new):
-        return REPOINTED
-    moves = _named_moves(new, old, own, repeats)
-    return _edit_name(new, old, _ordered(moves, sequences, old, new))
+        return REPOINTED  # (as names_of names it)
+    return _Read(sequences, old, new, repeats)
 
 
 def names_of(newer: str, older: str, own: str = "") -> tuple[str, str, Moves, list[str]]:
@@ -190,17 +209,8 @@ def exact_of(newer: str, older: str) -> str:
     RECASED, a re-spelling RESPELLED, and dates and numbers are named as edit_of names them.
     A kind of target whose every pair moved only another site's scheme and host is named by
     that move (targetmoves.host_moves): no page's own edit, whatever its paths."""
-    if respaced(newer, older):
-        return RESPACED
-    if is_respelled(newer, older):
-        return RESPELLED
-    sequences, old, new = _versions(older, newer)
-    if recased(*sequences):
-        return RECASED
-    repeats = _repeats(old, new)
-    if _repointed_alone(repeats, sequences, old, new):
-        return REPOINTED  # (as names_of names it)
-    return hash_edit(*named_by_kind(*host_moves(*repeats)))
+    read = _read(newer, older)
+    return read if isinstance(read, str) else hash_edit(*named_by_kind(*host_moves(*read.repeats)))
 
 
 def token_sum(reduction: str) -> int:
