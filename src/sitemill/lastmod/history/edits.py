@@ -7,7 +7,7 @@ from __future__ import annotations
 import hashlib
 from collections import Counter
 from difflib import SequenceMatcher
-from typing import Final, NamedTuple
+from typing import Final
 
 from sitemill.lastmod.fingerprint.targetmarks import MARK_EDGE, TITLE_END
 from sitemill.lastmod.history._respacing import (
@@ -42,23 +42,15 @@ _KIND_DIGITS: Final = {"site-wide": "89abcdef", "words": "0123", "other": "4567"
 # How edits are named (edit_of, exact_of): a state's names given another way are not recalled.
 _NAMING: Final = b"principles"
 _LINK_END: Final = "E"  # (the token of a link's end: fingerprint.targetmarks.LINK_END_MARK)
-# The person of an edit's key (edit_key) since a link's query rewritten one way is named by its
-# move (history.targetmoves, issue 79) and what an edit kept but moved is named beside it
-# (moved_within), an edit of letter case alone named RECASED (history.respacing) and a link that
-# stood several times and went no link moved onto the page (targetmoves.self_links), after a
-# page's own path spelled as its reduction spells
-# its links (history.stopedits.own_path), each stop's sketch kept (editparts.edit_sketch), and
-# targets of a kind moved one way beside a few that came or went named by the move
-# (targetmoves.rewrites): a name an earlier sitemill remembered is not recalled; and since an
-# exact name names another site's host moved alone by its move (targetmoves.host_moves), since
-# a link's end put in or taken out is named by its kind on either side (_repeats), since a
-# link re-pointed within the document it leads to is none (targetmoves.repointed_apart), and
-# since a link's target is named as it is whether or not the page holds it elsewhere (_by_kind),
-# and since a title recased alone is RECASED whichever place its parts sort to (respacing).
+# The person of an edit's key (edit_key), changed each time edits came to be named another way
+# (`git log -L` names each: the last, a title recased alone is RECASED whichever place its
+# parts sort to, history.respacing), so that a name an earlier sitemill remembered is not recalled.
 # At most 9 bytes, so that with "/exact", "/parts" or "/sketch" it fits blake2b's person (16).
 _KEYS: Final = b"titlecase"
 # The tokens an edit took out and put in (moves_of).
 Moves = tuple[list[str], list[str]]
+# Two versions of an edit read (_read): their token sequences, tokens, and repeats (_repeats).
+_Read = tuple[tuple[list[str], list[str]], Counter[str], Counter[str], Moves]
 SUM_BITS: Final = 48  # (a token_sum's size: a deploy's distinct edits never meet by chance)
 
 
@@ -71,24 +63,15 @@ def edit_of(newer: str, older: str, own: str = "") -> str:
     on every page (is_site_wide). ``own``: the page's site path: a link that moved onto the
     page itself is read as no link (fingerprint.selflinks), and is named by the move; white
     space moved alone is RESPACED, letter case changed alone RECASED (history.respacing). A
-    date is its value (dates re-spelled
-    alone: RESPELLED), and dates, and numbers put in or taken out alone, are named by their
-    kind (history.datevalues). What it kept but moved is named too (moved_within)."""
+    date is its value (dates re-spelled alone: RESPELLED), and dates, and numbers put in or
+    taken out alone, are named by their kind (history.datevalues). What it kept but moved is
+    named too (moved_within)."""
     read = _read(newer, older)
     if isinstance(read, str):
         return read
     sequences, old, new, repeats = read
     moves = _named_moves(new, old, own, repeats)
     return _edit_name(new, old, _ordered(moves, sequences, old, new))
-
-
-class _Read(NamedTuple):
-    """Two versions of an edit read: their token sequences, tokens and repeats (_repeats)."""
-
-    sequences: tuple[list[str], list[str]]
-    old: Counter[str]
-    new: Counter[str]
-    repeats: Moves
 
 
 def _read(newer: str, older: str) -> _Read | str:
@@ -104,7 +87,7 @@ def _read(newer: str, older: str) -> _Read | str:
     repeats = _repeats(old, new)
     if _repointed_alone(repeats, sequences, old, new):
         return REPOINTED  # (as names_of names it)
-    return _Read(sequences, old, new, repeats)
+    return sequences, old, new, repeats
 
 
 def names_of(newer: str, older: str, own: str = "") -> tuple[str, str, Moves, list[str]]:
@@ -210,7 +193,7 @@ def exact_of(newer: str, older: str) -> str:
     A kind of target whose every pair moved only another site's scheme and host is named by
     that move (targetmoves.host_moves): no page's own edit, whatever its paths."""
     read = _read(newer, older)
-    return read if isinstance(read, str) else hash_edit(*named_by_kind(*host_moves(*read.repeats)))
+    return read if isinstance(read, str) else hash_edit(*named_by_kind(*host_moves(*read[3])))
 
 
 def token_sum(reduction: str) -> int:
