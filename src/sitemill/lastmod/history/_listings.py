@@ -1,5 +1,5 @@
-"""A list page's content is which pages it lists: the pages a commit created, deleted or moved
-(history.templateedits)."""
+"""A list page's content is which pages it lists: the pages a commit created, deleted, moved or
+retitled (history.templateedits)."""
 # A commit that adds a post puts its link (and its title's words) into every archive, tag and
 # list page that lists it; a blog whose archive pages each list every post (Hexo Sakura: 28 of
 # a deploy's 34 pages) made that one edit on most of the commit's pages, and a census of edits,
@@ -10,7 +10,11 @@
 # site's own that its commit created, deleted or moved is its page's own, however many pages
 # made it, and so is the edit of such a page itself: no census carries either past its commit.
 # What else they made (a footer's year beside the new entry) is counted as before, for the
-# other pages (issue 79: lawrencesivan-sakura, lanrendev).
+# other pages (issue 79: lawrencesivan-sakura, lanrendev). A page retitled in place is listed
+# anew alike: a list page whose edit swapped exactly the title words of a page its commit
+# retitled (read from that page's two versions), no other word, is that list's own edit (a
+# Hexo blog's post retitled twelve minutes after it went out, in its teaser on 39 list pages of
+# 91: jaeyeophan-aircloud, dating rules 21).
 
 from __future__ import annotations
 
@@ -20,9 +24,8 @@ from collections import Counter
 from collections.abc import Callable, Mapping
 from typing import Final
 
-from sitemill.git.run import Git
+from sitemill.git.run import Git, GitBatch
 from sitemill.lastmod.fingerprint.digest import HTML_SUFFIXES
-from sitemill.git.run import GitBatch
 from sitemill.lastmod.history._editparts import (
     census_tokens,
     listed_pages,
@@ -211,10 +214,10 @@ class OwnEdits:
     def _find_retitles(self, stops: list[tuple[str, int]]) -> None:
         """Read the pages retitled by each commit of ``stops`` that holds a stop whose edit
         changed words alone (its parts: no description, no target; the only commits read), of
-        the pages it changed in place but those stops whose edit changed no title's word (and
-        none where they are more than half the pages the site had): a page retitled is one whose title lost
-        words and gained others (its title's words as editparts.title_tokens names them); the
-        tokens of the stops of such a commit are read to tell which lists retitled it."""
+        the pages it changed in place but those stops whose edit changed no title's word (none
+        where they are more than half the pages the site had): a page retitled is one whose
+        title lost words and gained others (editparts.title_tokens); the tokens of the stops of
+        such a commit are read to tell which lists retitled it."""
         if self._listings is None or self._reading is None:
             return
         by_commit: dict[int, set[str]] = {}
