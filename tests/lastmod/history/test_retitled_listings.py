@@ -39,13 +39,15 @@ def blog(posts: dict[str, str], label: str = "Archive") -> Build:
 
 
 def _page(title: str, main: str) -> str:
-    return f"<html><head><title>{title}</title></head><body><main>{main}</main></body></html>\n"
+    head = f"<head><title>{title}</title></head>"
+    return f"<html>{head}<body><main>{main}</main></body></html>\n"
 
 
-def dated(tmp_path: Path, builds: list[Build]) -> dict[str, str]:
+def dated(tmp_path: Path, *builds: Build) -> dict[str, str]:
+    """The lastmod of each page once ``builds`` are committed in turn, at WHEN's times."""
     repo = make_repo(tmp_path / "site")
-    for n, build in enumerate(builds):
-        commit(repo, build, WHEN[n])
+    for build, when in zip(builds, WHEN, strict=False):
+        commit(repo, build, when)
     return built_lastmods(repo)
 
 
@@ -57,7 +59,7 @@ def test_a_post_retitled_after_it_went_out_dates_every_list_that_retitled_its_te
     # each archive page's own list. The other posts keep their first date.
     published = {**POSTS, "c": "[Vuetorials 7. Vuex Best Practice]"}
     retitled = {**POSTS, "c": "[Vuetorials] 7. Vuex Best Practice로 가는 여정"}
-    found = dated(tmp_path, [blog(POSTS), blog(published), blog(retitled)])
+    found = dated(tmp_path, blog(POSTS), blog(published), blog(retitled))
     late = {f"archives/{n}" for n in range(ARCHIVES)} | {"posts/c"}
     assert found == {path: at(2 if path in late else 0) for path in found}, sorted(found.items())
     assert len(found) == ARCHIVES + len(POSTS) + 1
@@ -70,6 +72,6 @@ def test_words_swapped_alike_on_every_list_and_no_page_retitled_stay_the_templat
     # pages and retitles no post: a word-only edit most of the commit's pages made, the
     # template's; the archives keep the date of the post the deploy before put in.
     published = {**POSTS, "c": "Contest notes"}
-    found = dated(tmp_path, [blog(POSTS), blog(published), blog(published, "Archiv")])
+    found = dated(tmp_path, blog(POSTS), blog(published), blog(published, "Archiv"))
     late = {f"archives/{n}" for n in range(ARCHIVES)} | {"posts/c"}
     assert found == {path: at(1 if path in late else 0) for path in found}, sorted(found.items())
