@@ -15,7 +15,7 @@ from pathlib import Path
 from gitutil import commit, make_repo
 from treedates import WHEN, at, built_lastmods
 
-Build = dict[str, str | None]
+Build = dict[str | bytes, bytes | str | None]
 ARCHIVES = 6  # archive pages, each listing every post (a list: fewer than half the pages)
 POSTS = {f"p{n}": f"Notes on trees, part {n}" for n in range(10)}
 
