@@ -138,8 +138,10 @@ EARLIER_VERSIONS: Final = frozenset({12})
 # ``;https://host/x`` is the site's own path, and a link repaired from it to ``https://host/x``
 # led to another page, no host's move; history.targetmoves.names_host); 20:
 # issue 79 (a title recased alone is compared as its parts case-folded, then sorted, so a part
-# that changed place by its letter case alone is RECASED: history.respacing.recased).
-DATING_RULES: Final = 20
+# that changed place by its letter case alone is RECASED: history.respacing.recased); 21: issue 79
+# (a list page's teaser retitled with the page it lists, by the commit that retitled that page,
+# is the list's own edit, however many lists made it: history.listings.OwnEdits).
+DATING_RULES: Final = 21
 HTML_SUFFIXES: Final = (".html", ".htm")
 # A page is fingerprinted from at most its first this many bytes, wherever it is read (a
 # tree, a bucket, an old git version), so that one page gives one fingerprint everywhere.

@@ -102,6 +102,28 @@ def edit_tokens(moves: Moves, links: list[str]) -> str:
     return "".join(sorted({_kind_of(token) + _hex(token, 6)[:11] for token in tokens} | listed))
 
 
+def title_tokens(moves: Moves) -> frozenset[str]:
+    """The tokens (as edit_tokens names them) of the title's words an edit (``moves``) took out
+    and put in, when it took out some and put in others (a page retitled), else none."""
+    removed, added = moves
+    gone = ["-" + _as_word(token) for token in removed if token[:1] == "t"]
+    come = ["+" + _as_word(token) for token in added if token[:1] == "t"]
+    if not gone or not come:
+        return frozenset()
+    return frozenset(_kind_of(token) + _hex(token, 6)[:11] for token in gone + come)
+
+
+def words_alone(parts: str) -> bool:
+    """Whether the edit edit_parts named ``parts`` changed words alone: no description, no
+    target, but the title's words or the rest."""
+    return len(parts) == 8 * len(_PARTS) and parts[8:24] == 2 * NO_PART and parts != 4 * NO_PART
+
+
+def retitles(parts: str) -> bool:
+    """Whether the edit edit_parts named ``parts`` changed the title's words."""
+    return len(parts) == 8 * len(_PARTS) and parts[:8] != NO_PART
+
+
 def listed_token(target: str) -> str:
     """The token of a link of the site's own to the page at ``target`` (as a reduction spells
     it, or as stopedits.own_path spells a page), however the link spelled that page

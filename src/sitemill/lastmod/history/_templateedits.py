@@ -153,7 +153,7 @@ def follow_template_edits(
     reader = (batch, reduce, stamps, *(naming or (HeldReductions(), None)), site[0])
     name = partial(name_stops, pages=pages, remembered=remembered, reader=reader, edits=tables)
     tokens = partial(read_tokens, pages=pages, reader=reader, edits=tables)
-    own = OwnEdits(site[3], (pages, tables, tokens), changed)
+    own = OwnEdits(site[3], (pages, tables, tokens), changed, (batch, reduce))
     lone = LoneStamps(reader, tables, name, (pages, remembered))  # (stamps on few pages)
     while True:
         stops, commit_only, every = stops_worth_naming(pages, sections, (changed, site[2]))
