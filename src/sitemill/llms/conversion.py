@@ -26,7 +26,7 @@ from typing import Final, TypeVar
 
 from sitemill.llms._blocks import BlockCount, RepeatedBlocks, edge_blocks
 from sitemill.llms._markdown import region_markdown
-from sitemill.llms._region import content_region
+from sitemill.llms._region import Region, content_region
 from sitemill.llms.page import LlmsPage
 from sitemill.workers.workpool import WorkPool, cut
 
@@ -53,8 +53,14 @@ def page_language(page: LlmsPage, declared: str) -> str:
 def page_block_keys(page: LlmsPage, data: bytes) -> tuple[str, list[bytes]]:
     """The first pass for one page (of bytes ``data``): its language and the hashes of its edge
     blocks, what BlockCount.add counts (a job that reads each page anyway may count here)."""
+    _, lang, keys = _read_region(page, data)
+    return lang, keys
+
+
+def _read_region(page: LlmsPage, data: bytes) -> tuple[Region, str, list[bytes]]:
+    """A page's region (of bytes ``data``), its language and the hashes of its edge blocks."""
     region = content_region(data, page.url)
-    return page_language(page, region.lang), [key for key, _ in edge_blocks(region.parts)]
+    return region, page_language(page, region.lang), [key for key, _ in edge_blocks(region.parts)]
 
 
 def _hashes_of(chunk: Sequence[ListedPage]) -> list[tuple[str, list[bytes]]]:
@@ -87,9 +93,8 @@ def _first_of(work: tuple[Sequence[ListedPage], RepeatedBlocks, bool]) -> list[_
     chunk, guess, convert = work
     found: list[_FirstRead] = []
     for page, read in chunk:
-        region = content_region(read(), page.url)
-        lang = page_language(page, region.lang)
-        keys = frozenset(key for key, _ in edge_blocks(region.parts))
+        region, lang, listed = _read_region(page, read())
+        keys = frozenset(listed)
         if not convert:
             found.append(_FirstRead(lang, keys))
             continue

@@ -36,6 +36,7 @@ from sitemill.lastmod.history._editparts import (
 )
 from sitemill.lastmod.history._probes import commit_of
 from sitemill.lastmod.history._stopedits import (
+    PARTS_AT,
     STAMP_EDIT,
     TOKENS_AT,
     Reduce,
@@ -143,7 +144,6 @@ class OwnEdits:
         self._pages, self._tables, self._tokens = naming
         self._changed = changed
         self._reading = reading
-        self._titles: dict[tuple[int, str], frozenset[str]] = {}  # (retitles: _retitled)
         self._retitles: dict[int, dict[str, frozenset[str]]] = {}
         self.read = 0  # (blobs read to name the tokens of stops recalled without them)
 
@@ -224,7 +224,7 @@ class OwnEdits:
         wordy: set[int] = set()
         for stop in stops:
             when = commit_of(stop, self._pages)
-            parts = self._tables[2].get(stop)
+            parts = self._tables[PARTS_AT].get(stop)
             if not parts or parts == STAMP_EDIT or not retitles(parts):
                 by_commit.setdefault(when, set()).add(stop[0])  # (no title changed: no read)
             if parts and parts != STAMP_EDIT and words_alone(parts):

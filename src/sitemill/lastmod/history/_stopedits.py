@@ -36,7 +36,8 @@ _NAMES: Final = ((False, ""), (True, ""), (False, "parts"), (False, "sketch"))
 TOKENS: Final = (False, "tokens")
 # A stop's edit, exact edit, parts, sketch and tokens, each by stop (name_stops fills them).
 StopEdits = tuple[Edits, Edits, Edits, Edits, Edits]
-# Where a StopEdits holds the tokens: after the names a state remembers.
+# Where a StopEdits holds the parts, and the tokens: after the names a state remembers.
+PARTS_AT: Final = _NAMES.index((False, "parts"))
 TOKENS_AT: Final = len(_NAMES)
 
 
