@@ -74,7 +74,11 @@ def spell(target: str, base: str, own: re.Pattern[str] | None = None) -> str | N
     query = target.partition("?")[2].partition("#")[0]
     if own is not None and query and own.search(unquote(unquote(query))):
         return None
-    spelled = _spelled(urljoin(base, target.split("#", 1)[0]))
+    try:
+        resolved = urljoin(base, target.split("#", 1)[0])
+    except ValueError:  # a host no URL parser takes (``a／b.com``: NFKC makes it a path): as written
+        resolved = target.split("#", 1)[0]
+    spelled = _spelled(resolved)
     return None if spelled in _own(base) else spelled
 
 
