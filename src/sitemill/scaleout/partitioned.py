@@ -197,17 +197,11 @@ def _incremental(
     return report
 
 
-# A site of at most ``max_shards`` shards' worth of pages is rebuilt in it, so that a small site's
-# first rebuild answers with its URLs; a bigger one goes to the distributed rebuild
-# (docs/distributed.md, When it runs).
-#
-# With a plan, its shard count decides (the last full build's listing, cut by the cut rule). Without
-# one, the bucket is listed and its pages counted (the keys ``include``, ``exclude`` and the
-# built-in excludes leave in), and the listing stops as soon as the answer is known: past
-# ``max_shards * shard_fill`` pages, or past twice as many keys of any kind (a bucket of images with
-# few pages hands over too, after a bounded listing: 1,601 LISTs at most with the defaults, about a
-# minute, never the whole of a huge bucket).
-# Keys listed per page of the bound before the count stops (assets, images, feeds...).
+# A site of at most ``max_shards`` shards' worth of pages is rebuilt in the function; a bigger one
+# goes to the distributed rebuild (docs/distributed.md, When it runs). With a plan, its shard count
+# decides; without one, the bucket is listed and its pages counted until the answer is known: past
+# ``max_shards * shard_fill`` pages, or past twice as many keys of any kind (a bounded listing,
+# never the whole of a huge bucket).
 KEYS_PER_PAGE: Final = 2
 
 
