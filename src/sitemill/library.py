@@ -1,10 +1,7 @@
 """The library's front door: the public runs, writing every output feature the config turns on."""
-# The runs of sitemill.jobs write only the output features their front end passes down (the core
-# names none, docs/architecture.md). The CLI, the Action and the Lambda pass the list; this module
-# is the front end of a program that calls `sitemill.build_from_tree` and friends, so that such a
-# caller gets `sitemap.html`, llms.txt and IndexNow's pending list when its config turns them on,
-# as the CLI does. What such a caller asks (progress, state_store, previous, dry_run, ...: the
-# fields of sitemill.jobs.asked.RunAsked, by name) is made one RunAsked here, as every front end's.
+# The runs of sitemill.jobs write only the output features their front end passes down; this is the
+# front end of a program that calls `sitemill.build_from_tree` and friends: it passes every feature
+# (jobs.features), as the CLI does, and makes what the caller asks one RunAsked.
 
 from __future__ import annotations
 

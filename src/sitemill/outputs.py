@@ -1,24 +1,10 @@
 """The output port: what an output feature beside the sitemaps sees, finishes and merges."""
-# An output feature (sitemap.html, llms.txt with its kin, ...) is one folder behind this port. A
-# run starts each feature its front end lists (jobs.features) with what the run knows (OutputRun),
-# hands it every entry the sitemaps list as the run produces it (watch), and once the sitemaps are
-# written it finishes with the sink and the state the run keeps (finish). An output whose file goes
-# up with the sitemaps (sitemap.html) takes part in the publication itself
-# (writing.layouts.PublishedOutput): it renders once every entry has gone by and before anything is
-# published (a refusal or a template error leaves the site as it was), and publishes through the
-# run's Publisher after the index, before what the build no longer names is deleted. A sharded
-# bucket renders its shards by each feature's shard configuration and, after the commit, has each
-# merge the parts the shards' states keep (merge); a feature that needs every page at once says why
-# (whole_site): the run is then a full rebuild, never one of shards apart. A feature whose record is
-# made of the states themselves (IndexNow's pending list: what changed from the state a run starts
-# from to the one it keeps) keeps it just before a run saves its state (keep), and a feature that
-# acts once the site is live (IndexNow's key file and announcements) does so after the run has
-# published (published): neither the entries nor the sink say when a state is final or the site
-# live, so the port says it. A sharded bucket keeps one state a shard, so there each shard's pass
-# says what it found from its state before to after (found: URLs added, changed or removed, merged
-# over the shards; a distributed run carries them in its items' summaries), and each feature keeps
-# them just before the commit (keep_found: never lost to a failure after it), in the run's report
-# once it has one. The core imports no feature by name.
+# An output feature (sitemap.html, llms.txt with its kin, IndexNow) is one folder behind this port
+# (docs/architecture.md, "outputs"): it sees each listed entry (watch), finishes with the sink and
+# the state (finish), keeps its record before the state is saved (keep, keep_found), acts once the
+# site is live (published) and merges a sharded bucket's parts (merge); one that needs every page
+# at once says so (whole_site). Neither the entries nor the sink say when a state is final or the
+# site live, so the port says it. The core imports no feature by name.
 
 from __future__ import annotations
 

@@ -1,15 +1,10 @@
 """``url_style = "auto"``: the style the pages' own canonicals are written in, decided and kept."""
 
-# Out of the box each <loc> is the URL its page declares (docs/configuration.md, url_style).
-# A page whose canonical names the page itself votes for each style that writes its URL so:
-# ``a/b.html`` declaring ``…/a/b`` votes ``clean``, declaring ``…/a/b.html`` ``directory`` and
-# ``file`` (both list it so); ``a/index.html`` declaring ``…/a/`` votes ``directory`` and
-# ``clean``, declaring ``…/a/index.html`` ``file``, and declaring ``…/a`` (Docusaurus, Next.js:
-# no trailing slash) ``clean``, the style of URLs without one. The style with the most votes
-# wins, ties in URL_STYLES order; with fewer than MIN_VOTES pages voting, ``directory``. A run
-# that keeps a state decides once and keeps the decision there, so that a small change to the
-# site never moves every URL; a decision of fewer pages stands only until a run that sees the
-# whole site decides again (a shard's run cannot count the site's votes).
+# docs/pages.md, "URL style": each page whose canonical names the page itself votes for each style
+# that writes its URL so; the most votes win, ties in URL_STYLES order; with fewer than MIN_VOTES
+# pages voting, ``directory``. A run that keeps a state decides once and keeps the decision there,
+# so that a small change to the site never moves every URL; a decision of fewer pages stands only
+# until a run that sees the whole site decides again (a shard's run cannot count the site's votes).
 
 from __future__ import annotations
 

@@ -1,13 +1,10 @@
 """hreflang clusters: the pages' declared alternates joined into reciprocal sets of listed URLs."""
 # Google reads alternates from a sitemap only when every version lists every other one, itself
-# included. Pages often disagree (a translation added later names the others, the older pages do not
-# name it), name pages that do not exist, or give one language twice. So the clusters are built, not
-# copied: declarations join the pages they connect where the targets confirm them
-# (join_confirmed, below: return links; a page that declares nothing joins whoever names
-# it), each cluster keeps the versions this sitemap lists (one page per hreflang: the one most pages
-# name), and every listed member carries the whole cluster. Whether a URL is listed is known only at
-# the end, so the entries wait in a spool (sitemill.bounded.spool: in memory, then on disk past
-# ``SPOOL_IN_MEMORY``) and are given back, in order, once the clusters are known.
+# included. Pages often disagree, name pages that do not exist, or give one language twice, so the
+# clusters are built, not copied: declarations join the pages the targets confirm (join_confirmed,
+# below), each cluster keeps the listed versions (one page per hreflang: the one most pages name),
+# and every listed member carries the whole cluster. Whether a URL is listed is known only at the
+# end, so the entries wait in a spool (sitemill.bounded.spool) and come back in order.
 
 from __future__ import annotations
 

@@ -1,14 +1,9 @@
 """sitemill's sitemap files overwritten by another writer, told by the digests on record."""
-# The digests this site's committed record holds (the sharded manifest, else the state), never a
-# file's shape.
-#
 # `aws s3 sync` of a build folder replaces sitemill's sitemap.xml with the generator's, or with
-# sitemill's own from another run (a staging build's, its URLs on localhost). The creation of each
-# of sitemill's names reaches the function (infra/template.yaml); here the object under it is
-# compared with what the committed record says sitemill published: other bytes ask for the rebuild
-# that puts sitemill's back, the same bytes are sitemill's own write coming back, which must not
-# trigger another rebuild (a rebuild records the digest of every file it writes before its writes
-# come back as events).
+# another run's. The creation of each of sitemill's names reaches the function
+# (infra/template.yaml); the object is compared with the digests the committed record (the sharded
+# manifest, else the state) says sitemill published, never a file's shape: other bytes ask for the
+# rebuild that puts sitemill's back; the same bytes are sitemill's own write coming back.
 
 from __future__ import annotations
 

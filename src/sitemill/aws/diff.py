@@ -1,12 +1,9 @@
 """`{"action": "diff"}`: what the bucket's next rebuild would add, change and remove."""
-# The rebuild as a dry run from the stack's state (commands.diff): nothing is written, not the
-# state either. A partitioned state (the stack's sharded sites) is diffed by the same run dry,
-# started from every shard's pages at once, when it fits the function (at most MAX_TOUCHED
-# shards, as a manual rebuild runs in it); a larger one (the state machine's) is refused in one
-# line. The answer is the change report's JSON (diff.model.diff_to_json) with
-# each list bounded to MAX_URLS_ANSWERED items, first in URL order; the counts are always every
-# URL's.
-# A malformed event or a failure is status "error" and one line, never a traceback.
+# The rebuild as a dry run from the stack's state (commands.diff): nothing is written. A
+# partitioned state is diffed by the same run dry from every shard's pages at once when it fits the
+# function (at most MAX_TOUCHED shards); a larger one is refused in one line. Each list of the
+# answer (diff.model.diff_to_json) is bounded to MAX_URLS_ANSWERED items; the counts are every
+# URL's. A malformed event or a failure is status "error" and one line, never a traceback.
 
 from __future__ import annotations
 

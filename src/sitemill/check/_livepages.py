@@ -9,14 +9,11 @@
 # lists (sitemill.check.served), so that style is the fix, but only if that URL answers 200. Each
 # target on the site is asked once (at most MAX_TARGETS_ASKED); one that is not live means the
 # page is served at neither URL.
-# Whether a live page is that version (same_version) is compared like with like. The same bytes are
-# the same version: a bucket's page by the ETag the state keeps (the MD5 of one PUT's bytes), a
-# tree's by the file the build read, still in the site folder. Other bytes are compared by content,
-# both fingerprints made the same way from the bytes alone: a page's fingerprint in the state may
-# be of a sitemill that read some pages otherwise (a block of furniture; before issue 80, with
-# other pages' lines at hand), so the remembered fingerprint is the last resort, where no
-# published bytes are at hand; and no resort at all when it is of a version this sitemill cannot
-# compute (the page is then not compared).
+# Whether a live page is that version (same_version) is compared like with like: the same bytes
+# (a bucket's ETag, a tree's file as the build read it) are the same version; other bytes are
+# compared by fingerprints made the same way from the bytes alone. The remembered fingerprint (of
+# a sitemill that may have read pages otherwise) is the last resort, and none at all when this
+# sitemill cannot compute its version (the page is then not compared).
 
 from __future__ import annotations
 

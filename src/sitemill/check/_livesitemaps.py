@@ -1,15 +1,10 @@
 """Step one of a check: the live sitemaps are the ones this build published, served right."""
-# robots.txt's Sitemap: lines and every sitemap file the build published, at its URL: each must
-# answer 200 itself (no redirect), with a Content-Type its bytes agree with, no Content-Encoding on
-# a file that is gzip already (a client unpacks it in transit, and a crawler then finds no gzip),
-# and the very bytes the build published (their MD5). Other bytes are an older copy a cache still
-# serves: said with how old the copy is (Age, Last-Modified) and the path to invalidate.
-# The user's sitemaps the build named (index, robots.txt) are live sitemaps too
-# (check_user_sitemaps). Each on the site's own origin answers 200 itself (no redirect) with a
-# sitemap at its start: a urlset or sitemapindex root in the sitemaps.org namespace (a .gz inflated
-# no further than its head; a .txt sitemap's first line a URL), read bounded (its first 64 KiB). Its
-# bytes are the user's, so they are not compared with anything. A sitemap on another host is never
-# asked: no request of a check leaves the site's origin; a note says it was not checked.
+# robots.txt's Sitemap: lines and every sitemap file the build published, at its URL: 200 itself
+# (no redirect), a Content-Type its bytes agree with, no Content-Encoding on a file that is gzip
+# already, and the very bytes published (their MD5; others are an older copy a cache serves, said
+# with its age). The user's sitemaps the build named (check_user_sitemaps) answer 200 themselves on
+# the site's own origin with a sitemap at their start, read bounded; their bytes are the user's, so
+# not compared. A sitemap on another host is never asked: a note says so (docs/check.md).
 
 from __future__ import annotations
 

@@ -1,12 +1,9 @@
 """A check's step after the pages: the URLs the last build removed, asked where readers ask them."""
-# The state names each URL the last build removed, with what the build found of it (redirected,
-# renamed, gone: sitemill.state.removedurls). A reader or a crawler that follows an old link
-# should land on a page: a removed URL that answers 404 or 410 is a problem, with the redirect
-# that fixes it when the build found the page that holds its content; one that still answers 200
-# is a copy the deploy did not delete (unless it is a redirect page, a meta refresh). A redirect
-# is never followed: where it leads is asked once (one hop), and only on the site's own origin.
-# Each URL is asked on the site's origin only (a URL of the state on another host is a note,
-# never a request), all of them with --all, else the sample the pages' check takes of the rest.
+# docs/check.md, "The URLs the last build removed": a removed URL that answers 404 or 410 is a
+# problem (with the redirect that fixes it when the build found where its content went); one that
+# still answers 200 is a copy the deploy did not delete (unless it is a redirect page). A redirect
+# is asked once (one hop), and only on the site's own origin: a URL of the state on another host is
+# a note, never a request. With --all every one, else the sample the pages' check takes.
 
 from __future__ import annotations
 

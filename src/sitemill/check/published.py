@@ -1,16 +1,11 @@
 """What a build published, as a check compares the live site with it; and which URLs it asks."""
-# The sitemap files by name with the MD5 of their bytes, the llms files apart (llms.txt, a language
-# folder's, llms-full.txt: those the state records as written, when llms_txt is on), and each listed
-# page's URL, file path and content fingerprint, from the state the build kept. A check asks every
-# sitemap file, the URLs the publishing run added or changed (and those IndexNow holds pending),
-# and a deterministic sample of the rest: the URLs whose hash is smallest, so that the same site is
-# sampled the same way on every run and a growing site keeps most of its sample.
-# A tree's published pages are read from its site folder (SiteFolder), whose real paths are resolved
-# once: os.path.realpath asks the file system about every component of a path (13 lstat calls for a
-# page in a folder 8 deep), and a check asked it twice a page: the folder's and the page's. Here the
-# folder's real path is made once, and each folder's in it once, from its parent's and one lstat of
-# its own, so a page is one lstat more; each answer is os.path.realpath's own (a symbolic link is
-# handed to it whole, and so is a path that is not plain: absolute, or with "", "." or "..").
+# The sitemap files by name with their MD5, the llms files apart, and each listed page's URL, file
+# path and content fingerprint, from the state the build kept. A check asks every sitemap file, the
+# URLs the publishing run added or changed (and those IndexNow holds pending), and a deterministic
+# sample of the rest (the smallest hashes: the same every run, mostly kept as a site grows). A
+# tree's pages are read from its site folder (SiteFolder), whose real paths are resolved once, a
+# folder's from its parent's and one lstat of its own (os.path.realpath asks about every component
+# of a path): each answer os.path.realpath's own.
 
 from __future__ import annotations
 

@@ -1,12 +1,8 @@
 """The live progress line of the CLI on a terminal: ``sitemill: pages: 2,310 of 3,119``."""
-# The standard library is enough, and chosen over rich or tqdm: one line on stderr, rewritten with a
-# carriage return at most every REDRAW seconds and cleared before the summary, needs no dependency
-# (an optional one would also need a fallback without it) and adds under a millisecond of import
-# time, only to the commands that run a build (``import sitemill.cli.main`` does not import this
-# module). Several phases can run at once (git log in a thread while the pages are read): the line
-# shows each one under way, and the time taken so far, so that it moves while a count waits (a chunk
-# of pages being read in a worker, git log before its first commit). Nothing is written when stderr
-# is not a terminal: a log or a pipe gets only the summary.
+# The standard library is enough (no rich or tqdm): one line on stderr, rewritten at most every
+# REDRAW seconds and cleared before the summary, imported only by the commands that run a build.
+# It shows each phase under way (several run at once) and the time so far, so that it moves while
+# a count waits. Nothing is written when stderr is not a terminal.
 
 from __future__ import annotations
 

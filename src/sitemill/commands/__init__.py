@@ -1,12 +1,7 @@
 """The command table: each command once, its runs beside it; the front ends adapt it."""
-# A command is named here once, with the line `sitemill --help` says of it, the module its run is
-# defined in, and how the Action (its `command` input) and the Lambda (an event's "action") name
-# it where they offer it. The CLI (sitemill.cli), the Action (sitemill.github) and the Lambda
-# (sitemill.aws) read their inputs, call the run and give its summary in their own form: text
-# lines, annotations and a job summary, a JSON answer; what they do alike around a run (where a
-# folder's record is kept, the run, its exit) is written once in commands.adapters. A command's
-# inputs (its flags, their defaults) are rows here too: the CLI's options are made from them, and
-# a test holds each default equal to the run's own (check.run.CheckOptions, web.livesite.Limits).
+# A command is named here once: its `sitemill --help` line, the module of its run, its names in the
+# Action and the Lambda, its inputs (the CLI's options are made from them; a test holds each
+# default equal to the run's own). Each front end keeps only its own form of inputs and outcome.
 
 from __future__ import annotations
 

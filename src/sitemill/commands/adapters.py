@@ -1,12 +1,7 @@
 """What the front ends do alike around a command's run: the record it reads, the run, its exit."""
-# The CLI, the Action and the Lambda read a command's inputs in their own form (flags, the Action's
-# inputs, an event) and say its outcome in their own (text lines; annotations and a job summary; a
-# JSON answer). Between the two they do the same, written here once: where the record a folder's
-# `check` or `indexnow` reads is kept (the state where ``state`` keeps it, else beside the
-# sitemaps), the run, and the exit its outcome gives. A bucket's record is read by the check
-# job's door (commands.check: check_bucket, bucket_pending), whatever keeps it; the output features
-# are the front ends' (sitemill.jobs.features: the core names none). Each run's module is imported
-# when it is called: the CLI's parser and `sitemill validate` load none of them.
+# What the front ends do alike around a run, written once: where a folder's record is kept (the
+# state where ``state`` keeps it, else beside the sitemaps), the run, and its exit. Each run's
+# module is imported when it is called: the CLI's parser and `sitemill validate` load none.
 
 from __future__ import annotations
 

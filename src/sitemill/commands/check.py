@@ -1,13 +1,10 @@
 """The check job: what a tree's or a bucket's last build published, checked live, then announced."""
 # Reads the record the build kept (its state, and the sitemap files in the output folder or the
 # digests in the bucket), checks the live site against it (sitemill.check.run), and hands IndexNow
-# only the pending URLs that passed: the rest stay pending, as a failed send leaves them.
-# A bucket's record is read here for every front end (the CLI's `check --bucket` and `indexnow
-# --bucket`, the Lambda's check): its state names the digests of the sitemap files it published;
-# a partitioned one (a sharded site, sitemill.scaleout) holds them in its manifest, its pages in
-# the shard states the manifest names, read one at a time, and the URLs the last run that removed
-# any removed, in the manifest too (state.partitioned: never beside the sitemaps); IndexNow's
-# pending URLs are in the state, or in an object of their own beside a partitioned one.
+# only the pending URLs that passed. A bucket's record is read here for every front end: a
+# partitioned one (sitemill.scaleout) holds the digests and removed URLs in its manifest and its
+# pages in the shard states, read one at a time; IndexNow's pending URLs are in the state, or in
+# an object of their own beside a partitioned one.
 
 from __future__ import annotations
 

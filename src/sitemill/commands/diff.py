@@ -1,15 +1,11 @@
 """The `diff` command's run: a site's build as a dry run, compared with the state it starts from."""
-# A site directory (diff_tree: `sitemill diff`, the Action's `command: diff`): the ordinary build
-# into memory (the same pages, the same dates: nothing is written) starting from the state compared
-# against, so that its dates are the ones the real build would give; its redirects are read where a
-# removed URL's file would be (a stub: a meta refresh, as Hugo aliases and the redirect plugins
-# write them) and in the host's rules. `sitemill build --dry-run` (preview_tree) is the same dry
-# build over the output folder's files (an overlay: what it would write and delete), from the state
-# the build would start from, none on a first run. A bucket (diff_bucket: the Lambda's `{"action":
-# "diff"}`): the ordinary rebuild with nothing written, not the state either; the rebuild itself
-# compares the state it would write with the one it started from (jobs.bucketremoved), asking the
-# bucket only where a removed URL leads. A state kept in parts (a sharded site's) is the same run
-# dry, started from every shard's pages in one (jobs.bucketsite.partitioned_start).
+# A site directory (diff_tree): the ordinary build into memory from the state compared against, so
+# its dates are the real build's; its redirects read where a removed URL's file would be and in the
+# host's rules. `sitemill build --dry-run` (preview_tree) is the same dry build over the output
+# folder's files (an overlay), from the state the build would start from. A bucket (diff_bucket):
+# the ordinary rebuild writing nothing, not the state either, asking the bucket only where a removed
+# URL leads (jobs.bucketremoved); a state kept in parts is the same run from every shard's pages in
+# one (jobs.bucketsite.partitioned_start).
 
 from __future__ import annotations
 

@@ -262,13 +262,10 @@ def _pick(
     return file_values.get(key)
 
 
-# The user's sitemaps to name (``sitemaps``), resolved against the base URL into one spelling.
-# A relative name is resolved as a browser resolves a link on the site's root page
-# (``docs/sitemap.xml`` below the base URL's folder, ``/shop/sitemap.xml`` at the host's root); an
-# absolute URL is taken as it is. Each is spelt as the base URL is (lower-case scheme and host, no
-# default port, the least percent-encoding), so that a name compares equal to the loc sitemill
-# writes. Where each may be named (sitemill's index, or robots.txt only) is the location rule's:
-# sitemill.writing.usersitemaps.
+# The user's sitemaps to name (``sitemaps``), resolved against the base URL as a link on the site's
+# root page is, and spelt as the base URL is (lower-case scheme and host, no default port, the
+# least percent-encoding), so that a name compares equal to the loc sitemill writes. Where each may
+# be named is the location rule's (sitemill.writing.usersitemaps).
 KEY = "sitemaps"
 
 

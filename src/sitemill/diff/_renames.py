@@ -1,14 +1,10 @@
 """Which new page holds a removed page's content: the same fingerprint, else a near sketch."""
-# A page moved to a new URL is found by its content, never by its name: the new page whose content
-# fingerprint is the removed page's (resemblance 1.0), else whose resemblance sketch
-# (lastmod.fingerprint.resemblance) is nearest and at least RENAMED_AT. Candidates are the pages the
-# new build adds (a page kept at its URL is not where a removed one went). Sketches are indexed by
-# bands of BAND bytes (locality-sensitive hashing): a pair that resembles at 0.6 shares a band with
-# probability 0.89, at 0.8 with 0.9997, two unrelated pages almost never, so a site-wide
-# restructure costs one pass over each side, not every pair. A page with too little text for a
-# sketch (a placeholder) is matched only by a fingerprint no other page of either build shares.
-# Equally good candidates (a copy of the docs under /current/ and /4/) are told apart by the URL
-# nearest the removed one's (its file name, then its folders).
+# A page moved to a new URL is found by its content, never by its name: the added page with the
+# removed page's fingerprint, else whose resemblance sketch (lastmod.fingerprint.resemblance) is
+# nearest and at least RENAMED_AT. Sketches are indexed by bands of BAND bytes (locality-sensitive
+# hashing: a pair alike at 0.6 shares a band with probability 0.89, unrelated pages almost never),
+# so a restructure costs one pass over each side, not every pair. A page too short for a sketch is
+# matched only by a fingerprint no other page shares. Ties go to the URL nearest the removed one.
 
 from __future__ import annotations
 

@@ -1,13 +1,9 @@
 """A named group's children: what a group may be called, and which file names are a group's."""
-# A group's pages go in children named for it (docs/output.md, Named groups): sitemap-<name>.xml,
-# sitemap-<name>-2.xml and on when split by count, sitemap-<name>-r<id>.xml when sharded (the shard
-# of the site's one plan that holds them; -2 and on for a shard no cut can split), and in a bucket
-# with a partitioned state sitemap-<name>-r<id>-<version>.xml. A name is refused when one of its
-# children could be read as another name sitemill writes, so each file name says which group (or
-# none) it belongs to: digits alone (sitemap-N.xml), "index" first (sitemap-index-N.xml), a part
-# that is a shard id (r + 8 base32: sitemap-r<id>.xml), "next" (staging copies), digits last (a
-# group's second file). Such a name is sitemill's only for a group the configuration names or the
-# state says sitemill wrote: a user's sitemap-news.xml is never taken for a group's.
+# A group's pages go in children named for it (docs/output.md, Named groups). A name is refused
+# when one of its children could be read as another name sitemill writes (digits alone, "index"
+# first, a shard id, "next", digits last), so each file name says which group (or none) it belongs
+# to. Such a name is sitemill's only for a group the configuration names or the state says
+# sitemill wrote: a user's sitemap-news.xml is never taken for a group's.
 
 from __future__ import annotations
 

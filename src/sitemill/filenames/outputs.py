@@ -41,12 +41,9 @@ STATE_NAME: Final = "sitemill-state.json.gz"
 MAX_STATE_READ_BYTES: Final = 64 * 1024 * 1024
 # Sitemaps change with every deploy; a short max-age lets crawlers see new ones soon.
 DEFAULT_CACHE_CONTROL: Final = "public, max-age=300"
-# Children (sitemap-N.xml, .xml.gz, .txt, .txt.gz; a shard's sitemap-r<8 base32>.xml, see
-# sitemill.shards, -2.xml and on for a shard no cut can split, and in a bucket with a
-# partitioned state sitemap-r<8>-<8 base32>.xml, a name its content gives:
-# sitemill.shards.manifest) and their staging copies, written beside
-# the index. A staging copy's name is unique to the run that wrote it and says when that run
-# began (sitemap-N-next-YYYYMMDDhhmmss-<6 hex>.xml, see sitemill.writing.publish);
+# Children (sitemap-N.xml, .xml.gz, .txt, .txt.gz; a shard's sitemap-r<id>.xml and its parts, and
+# in a partitioned state sitemap-r<id>-<version>.xml: sitemill.shards.manifest) and their staging
+# copies (sitemap-N-next-YYYYMMDDhhmmss-<6 hex>.xml: writing.publish), written beside the index;
 # "sitemap-N-next.xml" is the name earlier versions shared between runs, still recognised.
 _CHILD: Final = r"sitemap-(?:[1-9][0-9]*|r[a-z2-7]{8}(?:-[a-z2-7]{8}|-[1-9][0-9]*)?)"
 CHILD_NAME: Final = re.compile(

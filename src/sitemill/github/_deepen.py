@@ -1,11 +1,8 @@
 """Deepening a shallow checkout before a build, so pages can be dated by their history."""
-# actions/checkout fetches one commit unless told otherwise (every GitHub Pages starter workflow
-# leaves it so). The Action then fetches the rest of HEAD's history once, with
-# ``--filter=blob:limit=1m``: every commit and tree, and every file version up to 1 MiB (the text
-# sources of a site, measured on real repositories in docs/github-pages.md), but not the big
-# binaries' old versions. ``blob:none`` would be cheaper still, but then reading an old source (and
-# even ``git log -M``'s rename detection) makes git fetch each missing blob over the network, one
-# request at a time; with the text blobs local, the history is read offline.
+# actions/checkout fetches one commit unless told otherwise. The Action then fetches the rest of
+# HEAD's history once, with ``--filter=blob:limit=1m`` (every commit and tree, every file version up
+# to 1 MiB: a site's text sources, docs/github-pages.md), so the history is read offline; with
+# ``blob:none`` git would fetch each old source it reads over the network, one request at a time.
 
 from __future__ import annotations
 

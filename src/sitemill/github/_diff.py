@@ -1,16 +1,10 @@
 """`command: diff` in the Action: a pull request's site against the live site's state, shown."""
-# The build is a dry run in memory (commands.diff): nothing is written into the site, and nothing is
-# committed or pushed, whatever the commit input says, so the job needs no token beyond the default
-# read-only one. It compares with the state a build would start from: the state in the checkout
-# (beside the sitemaps, or the state input's file), else previous-state, else the live site's copy;
-# a live site that has none yet (a 404: before the first deploy) is a notice and nothing to compare.
-#
-# What it shows: the job summary, the annotations, the outputs. Every URL, target and detail comes
-# from the pull request's pages (a file name, a redirect stub's target) or the state: it is data. In
-# the summary's tables a URL is kept a URL for GitHub to link, with the characters a URL may not
-# hold raw (`|`, backticks, brackets, <>) percent-encoded, which names the same resource; other
-# text is escaped as Markdown. The runner shows at most ten annotations of a kind per step: the
-# summary lists every count and the first rows of each list.
+# The build is a dry run in memory (commands.diff): nothing is written, committed or pushed, so the
+# job needs no token beyond the default read-only one. It compares with the state a build would
+# start from (the checkout's, else previous-state, else the live site's copy; a 404 there is a
+# notice). Every URL, target and detail shown is data: in the summary's tables a URL stays a URL
+# for GitHub to link, with what a URL may not hold raw percent-encoded; other text is escaped as
+# Markdown. The runner shows ten annotations of a kind per step: the summary lists every count.
 
 from __future__ import annotations
 

@@ -1,21 +1,8 @@
 """Page facts: what a crawler learns from an HTML page's first bytes (one pass over its head)."""
-# - ``noindex``: a robots meta tag says noindex or none (sitemill.html.meta);
-# - ``refresh``: the URL a ``<meta http-equiv="refresh">`` sends the reader to (a redirect stub);
-# - ``canonical``: the href of the page's ``<link rel="canonical">``;
-# - ``og_url``: the content of its ``<meta property="og:url">`` (the URL it is shared at: what
-#   the site says of its own address, listing.siteurl);
-# - ``alternates``: the (hreflang, href) of each ``<link rel="alternate" hreflang>``;
-# - ``images``: the sources of the images its body shows, when read (sitemill.html.images);
-# - ``title``: the text of its <title>, when asked for (sitemill.html.title; the HTML sitemap);
-# - ``description`` and ``site_name``: its meta description and ``og:site_name``, with the title
-#   (sitemill.html.title: tidied alike; llms.txt);
-# - ``lang``: its ``<html lang>``, read with the images (below: site chrome);
-# - ``document``: whether the file is an HTML document at all, not a template, a macro or include
-#   fragment, or a text file with an .html name (a search-engine verification file).
-#
-# Facts are raw (hrefs as written): resolving them needs the page's URL, which depends on the
-# configuration, and sitemill.html.links does it. Facts are remembered per object version in the
-# state (sitemill.state.model), so ``FACTS_VERSION`` moves whenever what is read here changes.
+# The fields of PageFacts, each read from the head (its images from the body, when asked). Facts
+# are raw (hrefs as written): resolving them needs the page's URL, which depends on the
+# configuration (sitemill.html.links). They are remembered per object version in the state
+# (sitemill.state.model), so ``FACTS_VERSION`` moves whenever what is read here changes.
 
 from __future__ import annotations
 
@@ -42,9 +29,6 @@ __all__ = [
 
 # Bumped whenever read_page_facts would read a page differently: remembered facts are
 # then read again (one pass of reads), never trusted.
-# 4: the title (html_sitemap); 5: lazy-loaded images (data-src, <noscript>) are read;
-# 6: <html lang> is read with the images; 7: a refresh in the head's <noscript> counts;
-# 8: og:url
 FACTS_VERSION: Final = 8
 # A page naming more alternates than this is not a page of a real multilingual site (the
 # largest have a few dozen languages): the rest are left out, so a hostile head costs little.

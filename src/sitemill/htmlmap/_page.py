@@ -1,16 +1,10 @@
 """sitemap.html: what it shows, as plain data for its template (sitemap.html.j2), and its bytes."""
-# A section per language (only when the pages carry hreflang alternates: a site in one language gets
-# one section without a language), in it a folder per URL folder, in it a link per page: its title,
-# or its URL path when it has none, and its lastmod, written for a reader (``1 May 2024``) and for
-# machines (``<time datetime>``). Every value is text for the template to escape; nothing here is
-# markup. Plain dicts (typed below): the sandbox checks every attribute it reads of an object, and
-# reads a dict's items as they are (2.5 times as fast for a page of 50,000 links); a template writes
-# ``link.url`` all the same.
-#
-# The page is rendered as a stream and stops, with a TemplateError, past MAX_HTML_BYTES: a template
-# that loops far more than its links cannot hold the run's memory. A user's template must keep
-# sitemill's generator meta tag, by which a later run tells its own sitemap.html from a page someone
-# wrote by hand under that name (sitemill.html.meta.made_by_sitemill).
+# A section per language (when the pages carry hreflang alternates), in it a folder per URL folder,
+# in it a link per page: its title (else its URL path) and its lastmod for a reader and in
+# ``<time datetime>``. Every value is text for the template to escape. Plain dicts: the sandbox
+# checks every attribute it reads of an object, and reads a dict's items as they are (faster).
+# The page is rendered as a stream and stops, with a TemplateError, past MAX_HTML_BYTES. A user's
+# template must keep sitemill's generator meta tag (sitemill.html.meta.made_by_sitemill).
 
 from __future__ import annotations
 

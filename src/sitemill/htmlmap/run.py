@@ -1,14 +1,10 @@
 """sitemap.html in a run, behind the output port: links collected, page rendered, published."""
 # Its links are collected as the entries stream to the sitemaps (links), the page rendered once
-# they all have (page), before anything is published, and published after the index; with
-# html_sitemap off, sitemill's own copy from an earlier run is deleted. The page lists the whole
-# site: a sharded bucket's run that renders shards apart is a full rebuild instead, which
-# publishes it once the commit is live (sitemill.outputs).
-#
-# "sitemap.html" is also a name people give pages of their own. sitemill replaces or deletes a
-# sitemap.html only when its head says sitemill made it (``<meta name="generator"
-# content="sitemill">``, which the page keeps whatever its template); with html_sitemap on, one that
-# is someone else's stops the run with a ConfigError before anything is written.
+# they all have (page), before anything is published, and published after the index; a sharded
+# bucket's run is a full rebuild (sitemill.outputs). "sitemap.html" is also a name people give pages
+# of their own: sitemill replaces or deletes one only when its head says sitemill made it (the
+# generator meta tag); with html_sitemap on, someone else's stops the run before anything is
+# written.
 
 from __future__ import annotations
 

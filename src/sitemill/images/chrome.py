@@ -1,23 +1,15 @@
 """Site chrome: images shown on (nearly) every page, left out of the image entries."""
-# Images such as a logo, an avatar or a theme's banner are the site's and no page's content.
+# Images such as a logo, an avatar or a theme's banner are the site's and no page's content. An
+# image is chrome when more than ``image_chrome_share`` of the listed pages whose images were read
+# show it, and at least MIN_CHROME_PAGES do. That is known only once every page was seen: ``count``
+# sees the entries go by, a stage that holds them (sitemill.bounded.spool, or the hreflang clusters'
+# spool) waits for the last one, and ``drop`` takes the chrome out as they are written. Memory: a
+# count per distinct image, for at most MAX_IMAGES_COUNTED of them.
 #
-# On one real site, 772 of 950 image entries were a logo and an avatar. An image is chrome when more
-# than ``image_chrome_share`` of the listed pages whose images were read show it, and at least
-# MIN_CHROME_PAGES do (a site of three pages has no chrome to speak of). Which images those are is
-# known only once every page was seen: ``count`` sees the entries go by, a stage that holds them
-# (sitemill.bounded.spool, or the hreflang clusters' spool) waits for the last one, and ``drop``
-# then takes the chrome out as they are written. Memory: a count per distinct image, for at most
-# MAX_IMAGES_COUNTED of them (an image first seen after that is never chrome).
-#
-# Per language: a site in two languages shows ``/img/logo.svg`` on every English page and
-# ``/fr/img/logo.svg`` on every French one, each on half the site (a real Docusaurus site kept 772
-# such entries). So the share is counted among the pages of the image's own language: a page's
-# language is the one its hreflang cluster lists it under, else its language folder's, else its
-# ``<html lang>`` (sitemill.alternates.declared). A language of at least MIN_LANGUAGE_PAGES pages
-# is a language of its own; the pages of smaller languages and of no known language are counted
-# together, as one more. An image is compared with the pages of the languages it is shown in (all of
-# them for an image every language shows: the site). A site with fewer than two languages of its own
-# is counted as one, exactly as without languages.
+# Per language (``/img/logo.svg`` on every English page, ``/fr/img/logo.svg`` on every French one):
+# the share is counted among the pages of the image's own language (its hreflang cluster's, else
+# its language folder's, else its ``<html lang>``); languages under MIN_LANGUAGE_PAGES pages and
+# pages of none count together as one more. A site with fewer than two languages counts as one.
 
 from __future__ import annotations
 

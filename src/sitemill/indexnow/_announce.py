@@ -1,16 +1,10 @@
 """Which URLs to announce: listed pages added, changed or gone since the last run. Pure."""
-# The listed pages a run added, whose content changed, or that left the sitemaps since the last run,
-# merged with those an earlier run could not send.
-#
-# Only pages a state remembers as listed are compared (state.pending.changes), so a page that was
-# never listed is never announced, and a first run (no state) announces nothing. A base URL change
-# is no content change: pages are compared by path, so it announces nothing, and what was pending
-# moves with it (state.pending.rebase_pending).
-#
-# Every URL announced is below the base URL (no dot segment leads out of it): one a run file, a
-# summary or a state names elsewhere is dropped, so the key file is only ever read from the site's
-# own origin. A public state (beside the sitemaps: anyone who can edit the site can edit it) is
-# trusted for no URL this run does not list.
+# Only pages a state remembers as listed are compared (state.pending.changes): a page never listed
+# is never announced, and a first run announces nothing. A base URL change is no content change
+# (pages are compared by path; what was pending moves with it: state.pending.rebase_pending). Every
+# URL announced is below the base URL: one a run file, a summary or a state names elsewhere is
+# dropped, so the key file is only read from the site's own origin. A public state is trusted for
+# no URL this run does not list.
 
 from __future__ import annotations
 

@@ -1,11 +1,8 @@
 """IndexNow in a run, behind the output port: the pending list kept, the key file, the send."""
-# IndexNow writes no file beside the sitemaps and sees no entry: what it announces is found from
-# the states (the pages the last run listed, their fingerprints, against this run's), so it keeps
-# its record just before a run saves its state (keep: indexnow.run.record; a sharded bucket's
-# before its commit, from what its shards found: keep_found), and once the run has published, it
-# writes its key file where asked and, with indexnow = send, announces (published). IndexNow is
-# off by default: this module imports nothing of it until a run has it on (a page's event loads
-# no sending, no pending store).
+# IndexNow sees no entry: what it announces is found from the states (the pages the last run listed
+# against this run's), so it keeps its record just before a run saves its state (keep; a sharded
+# bucket's before its commit: keep_found) and, once the run has published, writes its key file and
+# announces (published). Off by default: nothing of it is imported until a run has it on.
 
 from __future__ import annotations
 

@@ -1,11 +1,8 @@
 """IndexNow in a run: a job records what to announce; a front-end delivers it."""
-# A job records it in the report, and pending in the state it saves; a front-end delivers it once
-# the pages are live, and writes back what is left.
-#
-# A job never sends: the Lambda sends after its CloudFront invalidation, the CLI after the sitemaps
-# are written, `sitemill indexnow` after a deploy. What could not be sent (the key file not live
-# yet, 403, 429, 5xx) stays pending in the state for the next run; a state beside the sitemaps is
-# public, so there it keeps no removed URL (kept_pending).
+# A job records what to announce in the report, and pending in the state it saves; it never sends:
+# a front end delivers once the pages are live (the Lambda after its invalidation, the CLI after
+# the sitemaps are written, `sitemill indexnow` after a deploy) and writes back what is left (a
+# public state keeps no removed URL: kept_pending).
 
 from __future__ import annotations
 

@@ -1,11 +1,7 @@
 """What a site folder and its repository say of the site's URL: CNAME, generator config, state."""
-# Evidence for listing.siteurl, read where the tree job is: the folder's ``CNAME`` (GitHub Pages
-# serves it at ``https://<CNAME>/``), the configured URL of the generator that built the folder (the
-# project sitemill.lastmod.sourcefiles.project finds, its config read by the conventions'
-# readers), the
-# base URL the previous state was written at, and the common base of the URLs in the generator's own
-# sitemap that this run replaces (weak: the home page may be missing from it). Nothing here fails a
-# run: what cannot be read says nothing.
+# Evidence for listing.siteurl, read where the tree job is: the folder's ``CNAME``, the configured
+# URL of the generator that built the folder, the previous state's base URL, and the common base of
+# the generator's own sitemap this run replaces (weak). What cannot be read says nothing.
 
 from __future__ import annotations
 

@@ -1,11 +1,7 @@
 """Where a deployed site lives in a bucket, how a front-end says so, and where its state is
 kept in parts (a partitioned state, opened, and read whole for a dry run)."""
-# The partitioned state is opened here, apart from sitemill.scaleout's rebuild: the router opens it
-# to read what sitemill last published (sitemill.aws._overwritten), the check and `indexnow` to read
-# a bucket's record (sitemill.commands.check), `why --bucket` and the Lambda's diff to start the
-# bucket run dry from its pages in one (partitioned_start), without importing the rebuild; a run
-# over a bucket whose state is one object learns so (partitioned_prefix) without importing the
-# manifest and the shard states (sitemill.state.partitioned).
+# The partitioned state is opened here, apart from sitemill.scaleout's rebuild, so the router, the
+# check, `indexnow`, `why --bucket` and the Lambda's diff read it without importing the rebuild.
 
 from __future__ import annotations
 

@@ -1,9 +1,6 @@
 """The output features a run writes beside the sitemaps: the one list that names them."""
-# Each is an output port (sitemill.outputs.OutputFeature) with the three hooks the stages that
-# ask them declare: its files checked live (check.run.LiveCopies), its files' format
-# (validate.files.FileFormats), what proves a file its own (writing.ownbytes.OwnFiles). A feature
-# with nothing to say there answers None (or checks nothing). The front ends pass these lists
-# to the runs; the core asks each feature of the list it is given, and names none.
+# Each is an output port (sitemill.outputs.OutputFeature); the front ends pass this list to the
+# runs, and the core asks each feature of the list it is given, naming none.
 
 from __future__ import annotations
 

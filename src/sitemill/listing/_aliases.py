@@ -1,10 +1,7 @@
 """A link to ``/x`` names the folder page ``/x/`` when the site has no page ``/x``."""
-# Docusaurus (and any generator that links ``/x`` while writing ``x/index.html``) declares its
-# canonicals and alternates without the final slash; GitHub Pages, Netlify and S3 website hosting
-# serve ``x/index.html`` at ``/x/`` and redirect ``/x`` there. So a canonical, alternate or link to
-# ``/x`` names the page ``/x/`` when the site holds ``x/index.html`` and no ``x``, ``x.html`` or
-# ``x.htm``; likewise ``/x/`` names the page ``/x`` in the ``clean`` style when there is no
-# ``x/index.html``. (docs/pages.md, "Links without the final slash".)
+# docs/pages.md, "Links without the final slash": a canonical, alternate or link to ``/x`` names the
+# page ``/x/`` when the site holds ``x/index.html`` and no ``x``, ``x.html`` or ``x.htm`` (hosts
+# serve it there); likewise ``/x/`` names ``/x`` in the ``clean`` style without ``x/index.html``.
 #
 # Whether the site has a page ``/x`` is exact where the source's files are known (a tree: the
 # ``holds`` callable); in S3 key order ``x``, ``x.htm`` and ``x.html`` come before ``x/…``, so once

@@ -1,11 +1,8 @@
 """Canonicals that cross languages: a translation that names a page in another language."""
 # Google asks each language version to name itself as canonical and to point to the others with
-# hreflang; a translated page whose canonical names the English page tells search engines to show
-# the English page instead, so sitemill leaves it out as ``canonical`` like any copy. On one real
-# site (MkDocs Material in 20 languages) that left out 4,921 translations, with only the generic
-# canonical warning. Here such canonicals are recognised from the page's own hreflang alternates
-# (its own URL under one language, the canonical under another) and counted, so the summary can say
-# why.
+# hreflang; a translation whose canonical names the English page is left out as ``canonical`` like
+# any copy. Such canonicals are recognised from the page's own hreflang alternates (its own URL
+# under one language, the canonical under another) and counted, so the summary can say why.
 # https://developers.google.com/search/docs/specialty/international/localized-versions
 
 from __future__ import annotations

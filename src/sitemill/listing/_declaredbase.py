@@ -1,12 +1,9 @@
 """Under which base URL the pages' own canonicals place the site, when it is not the run's."""
-# A wrong ``--base-url`` passes without a word otherwise: ``http://`` for ``https://``, or a GitHub
-# Pages project site built without its path (``https://user.github.io/`` for a site served at
-# ``https://user.github.io/project/``). A page's canonical names the page at its real URL: where it
-# ends in the page's own path in the site, what comes before is the base URL the page declares. When
-# most pages with a canonical declare one other than the run's, the summary asks whether
-# ``--base-url`` is right, naming what they declare (one warning: it stands for the off-site or
-# unlisted canonical warning of the same pages). The pages' ``og:url`` are counted the same way;
-# what most of them declare is evidence of the site's URL (listing.siteurl).
+# docs/pages.md, "A base URL the site contradicts": where a page's canonical ends in the page's own
+# path, what comes before is the base URL it declares. When most pages with a canonical declare one
+# other than the run's, one warning asks whether ``--base-url`` is right (it stands for the off-site
+# canonical warning of the same pages). ``og:url`` is counted the same way, as evidence of the
+# site's URL (listing.siteurl).
 
 from __future__ import annotations
 

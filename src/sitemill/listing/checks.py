@@ -1,11 +1,6 @@
 """Which pages a crawler should be sent to: the decisions a page's facts lead to, counted."""
-# docs/pages.md, "In short": a file that is not an HTML document, a noindex page, a redirect stub
-# and a page whose canonical is another listed URL are left out, each under its reason; canonicals
-# that point off the site or nowhere, and vendored third-party HTML, are one summary warning each (a
-# misconfigured ``baseURL`` makes every page do it); when most canonicals place the site under
-# another base URL, that warning asks whether ``--base-url`` is right instead
-# (listing.declaredbase). What most canonicals and ``og:url`` declare is evidence of the site's URL
-# (listing.siteurl).
+# docs/pages.md, "In short": what is left out, each under its reason, and the one summary warning
+# each kind of doubtful canonical gives (listing.declaredbase, listing.siteurl).
 
 from __future__ import annotations
 

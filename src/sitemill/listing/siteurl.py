@@ -1,17 +1,12 @@
 """The base URL a site says it is served at, by what it holds, weighed against the run's."""
-# A wrong base URL passes without a word on a site whose pages carry no canonical link: ``http://``
-# for ``https://``, another domain, or a sub-folder of the site built as if it were the root. What
-# else the site says of its address is evidence too, each piece naming a base URL and where it
-# says so: the pages' canonicals and ``og:url`` (most of them, at least MIN_PAGES of them), the
-# folder's ``CNAME`` (GitHub Pages' custom domain), the generator's configured URL, the previous
-# state's base URL and the generator's own sitemap (jobs.treesiteurl). One decision for every
-# front end: the CLI says it in one warning, the Action fails the step on it and commits nothing
-# (github.mismatch).
-#
-# Agreement decides: a base URL other than the run's is what the site says when two independent
-# sources name it, or one strong one (the pages' own majority, CNAME, the config of the generator
-# that built this very folder, the state the last run wrote), and the run's own base URL has less
-# for it. Weak or absent evidence says nothing.
+# A wrong base URL passes without a word on a site whose pages carry no canonical link. What else
+# the site says of its address is evidence, each piece naming a base URL: the pages' canonicals and
+# ``og:url`` (most of them, at least MIN_PAGES), the folder's ``CNAME``, the generator's configured
+# URL, the previous state's base URL and the generator's own sitemap (jobs.treesiteurl). One
+# decision for every front end (docs/pages.md, "A base URL the site contradicts"). Agreement
+# decides: another base URL is what the site says when two independent sources name it, or one
+# strong one (the pages' majority, CNAME, the config of the generator that built this very folder,
+# the last run's state), and the run's own has less for it. Weak or absent evidence says nothing.
 
 from __future__ import annotations
 

@@ -1,17 +1,6 @@
 """What a blog's template writes around a post's text: its dateline, its contents, a skip link."""
-# Left out of a page's Markdown (docs/llms-full.md), each by its shape, whatever the theme (issue
-# 82: on a Hugo PaperMod blog every post began "2021-02-04 · 10 min · 2057 words · erri120 |
-# Suggest Changes" then "Table of Contents"):
-# - a dateline: among the first DATELINE_STRINGS texts of the content, the outermost element
-#   whose text begins with a date (a label such as "Posted on" before it) and is no sentence, at
-#   most DATELINE_CHARS characters, holding no heading, no list item and no table cell: the date,
-#   reading time, word count, author and edit link a template puts under the headline; with the
-#   byline pieces beside it ("- 6 minutes read", "- 1082 words", "by Ann", Hugo Ananke's spans);
-# - a table of contents: a list (or a <nav>) of two or more links within the page and nothing
-#   else, with the element around it whose only other text is a contents label ("Table of
-#   Contents", "Contents", "On this page", "In this article": PaperMod's <details>), or the
-#   element right before it that is such a label (an <h2>Contents</h2>);
-# - a skip link: a link within the page whose text begins "Skip" ("Skip to main content").
+# Left out of a page's Markdown by their shape, whatever the theme (docs/llms-full.md): a dateline
+# under the headline with its byline pieces, a table of contents with its label, a skip link.
 
 from __future__ import annotations
 

@@ -1,22 +1,10 @@
 """The llms.txt files of a site (llmstxt.org), as bytes, from the pages its sitemap lists."""
 
 # The grammar written is the strict part of llmstxt.org's format that the reference parser
-# (llms-txt's miniparse) and a CommonMark reader read alike (docs/llms.md):
-#
-#   # Name
-#
-#   > The home page's description (only when it has a real one)
-#
-#   The pages that the sitemap <https://…/sitemap.xml> lists, …; written by sitemill.
-#
-#   ## Section
-#
-#   - [Title](https://…/page/): description
-#
-# The paragraph after the head is always written: without it the reference parser reads a summary
-# as the info text, and a file with neither stops it. It ends with INFO_MARK, by which a run tells
-# its own llms.txt from one a person wrote (has_llms_txt_mark). UTF-8, LF, no byte-order mark, no
-# trailing space, one LF at the end; the same pages give the same bytes.
+# (llms-txt's miniparse) and a CommonMark reader read alike (docs/llms.md). The paragraph after the
+# head is always written (without it the reference parser reads a summary as the info text) and
+# ends with INFO_MARK, by which a run tells its own llms.txt (has_llms_txt_mark). UTF-8, LF, no
+# byte-order mark, no trailing space, one LF at the end: the same pages give the same bytes.
 
 from __future__ import annotations
 

@@ -1,13 +1,10 @@
 """How llms.txt handles a site's languages: decided from its hreflang clusters, said in a line."""
 
-# llmstxt.org puts a file at /llms.txt and allows one in a subpath (/fr/llms.txt). Languages are
-# known only from what the pages' own reciprocal hreflang alternates say (LlmsPage.hreflang):
-# never guessed from a folder's name (hugegraph's cn/, spyder-docs' en/ es/ carry no hreflang and
-# get one file, a section per folder). With pages of two languages or more, a language whose pages
-# all live in one top folder that holds no other language's page gets its file there; the home
-# page's language (else the first without such a folder) stays at the root, with the pages of no
-# language. When another language has no folder of its own, one file holds every page, with a
-# run of sections per language.
+# Languages are known only from the pages' own reciprocal hreflang alternates, never from a
+# folder's name. With two or more, a language whose pages all live in one top folder holding no
+# other language's page gets its llms.txt there (llmstxt.org allows a subpath); the home page's
+# language stays at the root with the pages of none. When another language has no folder of its
+# own, one file holds every page, a run of sections per language (docs/llms.md).
 
 from __future__ import annotations
 

@@ -1,16 +1,9 @@
 """Listing pages: the pages of a site that list its other pages, left out of llms.txt (issue 82)."""
-# A blog's tag, category and series pages, its paginated lists, archives and search page say
-# nothing of their own: each is a list of links to pages llms.txt links already (on a Hugo blog, 21
-# of 38 links were such). An assistant wants the pages, so llms.txt leaves the listings out unless
-# ``llms_listings`` is set. A page is a listing by the marks the generators themselves give its URL,
-# none of one theme (Hugo, Jekyll, Docusaurus, MkDocs Material's blog, Pelican, Eleventy alike):
-# - a folder (or a file's stem) named for a taxonomy, an archive or a search, at any depth
-#   (``/tags/``, ``/tags/rust/``, ``/blog/category/news/``, ``/archives.html``): LISTING_FOLDERS;
-# - pagination: a ``page`` folder followed by a number (``/page/2/``, ``/posts/page/3/``), or a
-#   folder ``page2`` / ``page-2`` (Jekyll's paginate_path);
-# - the first page of a paginated list: the page whose folder a listed page paginates
-#   (``/posts/`` when ``/posts/page/2/`` is listed), the site's home page excepted.
-# The home page is never a listing, and when every page of a site would be one none is left out.
+# A blog's tag, category, archive, search and paginated list pages are lists of links llms.txt
+# holds already: left out unless ``llms_listings`` is set. A page is a listing by the marks the
+# generators give its URL, none of one theme: a taxonomy, archive or search folder or stem
+# (LISTING_FOLDERS), pagination (``/page/2/``, ``page2``, ``page-2``), or the first page of a
+# paginated list. The home page is never one; when every page would be one, none is left out.
 
 from __future__ import annotations
 

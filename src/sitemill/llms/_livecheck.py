@@ -1,13 +1,9 @@
 """A step of a check: the llms files this build published are live, as text, its very bytes."""
-# Each llms file the build recorded (llms.txt, a language folder's, llms-full.txt), at its URL:
-# 200 itself (no redirect), a text type (text/plain or text/markdown) that reads UTF-8, and the
-# very bytes the build published (their MD5); other bytes are an older copy a cache still serves
-# (its age, the path to invalidate). A 200 with an HTML page is said plainly: a host's 404 page
-# or a single-page app's fallback answers any path so. Content-Encoding: gzip is compression in
-# transit, not the file (it is no .gz): every client that asks unpacks it and reads the file, so
-# the unpacked bytes are compared (bounded as the file's read). With llms_pages, the Markdown
-# twin of each HTML page the check asks anyway (run.chosen_urls) answers 200 with a text type;
-# a twin's bytes are not recorded, so they are not compared.
+# Each llms file the build recorded, at its URL: 200 itself (no redirect), a text type that reads
+# UTF-8, and the very bytes published (their MD5; others are an older copy a cache serves). A 200
+# with an HTML page is said plainly (a host's 404 page or an app's fallback). gzip in transit is
+# unpacked before comparing. With llms_pages, each twin the check asks anyway (run.chosen_urls)
+# answers 200 with a text type (its bytes are not recorded, so not compared).
 
 from __future__ import annotations
 

@@ -1,16 +1,9 @@
 """A content region as Markdown: markdownify, with absolute links and what it would lose kept."""
-# One converter everywhere (the CLI, the Action, the Lambda: the same bytes), markdownify on the
-# region's bs4 tree (research: /work notes of issue 67; html-to-markdown does not fit the Lambda
-# zip). What its defaults get wrong for llms-full.txt, mended here:
-# - links, images and videos are resolved against the page's URL (its <base>): a reader of
-#   llms-full.txt has no page to resolve them against;
-# - a link inside inline <code> (an API reference's cross-links) is kept as [`Name`](URL),
-#   where markdownify keeps only the name;
-# - a code block's language comes from a language-X / lang-X / highlight-X class on the <code>,
-#   the <pre> or the block that wraps it (Sphinx writes <div class="highlight-python"><pre>);
-# - an image with a data: source (an inline drawing, a placeholder) is its alt text: its bytes
-#   are no text;
-# - ATX headings, "-" bullets, runs of blank lines collapsed to one, no trailing spaces.
+# One converter everywhere (the same bytes from every front end): markdownify on the region's bs4
+# tree, mended for llms-full.txt: links, images and videos resolved against the page's URL; a link
+# inside inline <code> kept as [`Name`](URL); a code block's language from a language-X / lang-X /
+# highlight-X class on it or around it; a data: image is its alt text; ATX headings, "-" bullets,
+# blank runs collapsed, no trailing spaces.
 
 from __future__ import annotations
 

@@ -138,12 +138,9 @@ def markdown_source_digest(
     return digest.hexdigest()
 
 
-# A listed page's Markdown twin: its name beside the page (llmstxt.org) and its bytes.
-# llmstxt.org proposes a page's Markdown "at the same URL as the original page, but with .md
-# appended", and "index.html.md" for a URL without a file name: /guide/ -> guide/index.html.md,
-# /guide.html -> guide.html.md; a clean URL (/guide, served from guide.html or guide/index.html)
-# gets guide.md. The twin is the page's title as its H1, sitemill's mark, then the page's
-# Markdown with its headings one level down (llms.markdown.headings_down).
+# A listed page's Markdown twin: its name beside the page as llmstxt.org proposes (/guide/ ->
+# guide/index.html.md, /guide.html -> guide.html.md, a clean /guide -> guide.md) and its bytes:
+# the title as its H1, sitemill's mark, the page's Markdown with its headings one level down.
 def twin_name(url: str, base_url: str) -> str | None:
     """The path of the twin of the page at ``url``, relative to the site's root ``base_url``
     (decoded: a file's name); None for a URL outside the site."""

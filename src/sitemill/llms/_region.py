@@ -1,17 +1,10 @@
 """A listed page's content region, the content fingerprint's, as a BeautifulSoup tree."""
-# The fingerprint decides what the region is and what in it is furniture (docs/lastmod.md, "The
-# main content, not the furniture" and "Furniture is left out wherever it stands";
-# fingerprint.regionplan says where its decisions stand); llms converts what it decided. The
-# page's text as the fingerprint's passes read it (its hidden elements out) is parsed with the
-# stdlib html.parser from the region's start tag to its end, and each element the fingerprint
-# leaves out is found by its start tag's position and left out of the tree: the region's
-# furniture, the region narrowed to the page's own article, its title block beside it first.
-#
-# What Markdown holds no text of is left out too: scripts, styles, drawings, form controls and
-# embedded documents (_NOT_TEXT), a form that holds no heading; and a heading's permalink, a
-# self-date ("Last updated on <date>"), a post's dateline, a table of contents and a skip link
-# (llms.bylines). Blocks the site repeats on most of its pages are left out after this
-# (llms.blocks).
+# The fingerprint decides what the region is and what in it is furniture (docs/lastmod.md;
+# fingerprint.regionplan); llms converts what it decided. The region's text is parsed with
+# html.parser and each element the fingerprint leaves out is found by its start tag's position and
+# dropped. Left out too: what Markdown holds no text of (_NOT_TEXT, a form with no heading), and
+# permalinks, self-dates, datelines, contents and skip links (llms.bylines); then the blocks the
+# site repeats (llms.blocks).
 
 from __future__ import annotations
 

@@ -1,19 +1,10 @@
 """An llms.txt's "## " sections: the named groups, else the top folders, in the sitemap's order."""
 
-# Sections hold the top folders below the file's own folder (sitemill.llms._paths) that hold more
-# than one page: a folder of one listed page is no section of the site but that page, a page of
-# its top (/about/ written as about/index.html, as MkDocs, Hugo and Docusaurus write each page).
-# The pages at the top come first (the home page's section); in a section, a folder's own page
-# before the pages in it (the URLs' paths in order, segment by segment: the home page first, then
-# docs/ before docs/intro/). Pages in no folder get a section of their own,
-# named for the folder they are in: "/" at the site's root, "/fr/" in a language's file. Such a
-# section is needed at all because a link between the summary and the first "## " is read as the
-# file's info text, not as a link (the reference parser). The name is true of every page in it, is
-# stable as pages come and go, and no folder can take it ("/" cannot be in a folder's name).
-# Names are unique in a file (the reference parser keeps the last of two sections of one name),
-# and a folder named "Optional" in any case is written "Optional/" (llmstxt.org gives a section
-# named "Optional" a meaning: links a reader may skip); a group so named keeps the name the user
-# gave it, meaning just that.
+# Sections hold the top folders below the file's folder that hold more than one page (a folder of
+# one page is that page, at the top); the top's pages come first, a folder's own page before those
+# in it. Pages in no folder get a section named for where they are ("/", "/fr/"): a link before
+# the first "## " is read as the info text. Names are unique in a file; a folder named "Optional"
+# is written "Optional/" (llmstxt.org's meaning; a group so named keeps it) (docs/llms.md).
 
 from __future__ import annotations
 

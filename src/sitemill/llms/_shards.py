@@ -1,10 +1,8 @@
 """llms.txt of a sharded bucket, after each commit: from every shard's state, no page read."""
-# A deploy re-renders the shards it touches; llms.txt lists the whole site, so it is made after
-# the commit from the states the manifest names (each listed page's title, description, site
-# name and hreflang are kept there: the shards read them with their heads), in key order as the
-# sitemaps list them, and written only where its bytes changed. A full rebuild and an incremental
-# run make it the same way, so they give the same bytes. llms-full.txt and the Markdown twins
-# would read every page on every deploy: a sharded bucket does not write them (said once).
+# llms.txt lists the whole site, so a sharded bucket's is made after each commit from the states
+# the manifest names (their heads' title, description, site name, hreflang), in key order, and
+# written where its bytes changed: a full rebuild and a deploy give the same bytes. llms-full.txt
+# and the twins would read every page on every deploy: not written there (said once).
 
 from __future__ import annotations
 

@@ -1,12 +1,9 @@
 """The name an llms.txt is headed with: the site's own, else the part its pages' titles share."""
 
-# Most generators write a page's <title> as "<the page's own> <separator> <the site's>" (Sphinx
-# and MkDocs "Installation — Python-Markdown 3.10.3 documentation", Docusaurus "Intro | Archcraft"),
-# a few the other way round; the site's part is then the end most titles share. Where the home
-# page's title is its own name followed by that shared part, and the shared part begins with the
-# home's own (the shared part is the name with more words: a version, "documentation"), the
-# home's is the name: "Python-Markdown — Python-Markdown 3.10.3 documentation" names
-# "Python-Markdown". No generator's or theme's words are known here.
+# A <title> is mostly "<the page's own> <separator> <the site's>" (or the other way round): the
+# site's part is the end most titles share. Where the home page's title is its own name then that
+# shared part, and the shared part begins with the home's own, the home's is the site's name. No
+# generator's or theme's words are known here.
 
 from __future__ import annotations
 

@@ -1,32 +1,16 @@
 """Page text as every Markdown file sitemill writes holds it: escaped one way, read as text."""
 
-# One rule for llms.txt, llms-full.txt and the twins (docs/llms-full.md, "Page text is text"):
-# what a page says (its title, the site's name, a description, its body's text, a link's text
-# and target) is written so that no reader takes it for structure it did not have as markup:
-# - invisible controls are removed first (CONTROLS: C0 and C1 controls, bidi embeddings,
-#   overrides, isolates and marks, the byte-order mark), as a reader could not see them;
-# - "<" (raw HTML, an autolink), "[" and "]" (a link, an image, a reference), a "\" that would
-#   escape what follows, and an "&" that starts a character reference are escaped: in a line of
-#   llms.txt and in every heading as character references (below), in body text as CommonMark
-#   backslash escapes ("\<", "\[", the way markdownify writes "\*" and "\_": escape_body);
-# - a link or image keeps its target only with a scheme a reader may follow (SAFE_SCHEMES, or a
-#   relative one, made absolute); written as a destination (link_url), it cannot end early.
-#
-# Text as llms.txt writes it: one line, read back the same by the reference parser and by
-# CommonMark alike.
+# One rule for llms.txt, llms-full.txt and the twins (docs/llms-full.md, "Page text is text"): page
+# text is written so that no reader takes it for structure: invisible controls removed (CONTROLS);
+# "<", "[", "]", an escaping "\" and a reference's "&" escaped (as character references in a line
+# of llms.txt and in headings, as backslash escapes in body text: escape_body); a link keeps its
+# target only with a scheme a reader may follow (SAFE_SCHEMES), as a destination (link_url).
 
-# The reference parser (llms-txt's miniparse) reads every line raw with three regexes; a CommonMark
-# reader renders it. Both read a text back as the page gave it only when it holds nothing either
-# takes for structure, so what one of them would take is written as a character reference, which
-# CommonMark decodes and a raw reader shows as a readable code: "[" "]" (the reference parser's
-# link pattern ends a title at the first "]", and a CommonMark reader would see a link in a
-# description), "`" and "<" (a code span or an HTML tag binds tighter than a link's brackets in
-# CommonMark: a title "a`b" and a description "c`d" would hide the link; mistletoe's
-# strikethrough "~~" too, which binds as tightly), "&" where it starts a reference (else the
-# page's literal "&#91;" would read as "["), and "\" before punctuation (an escape in CommonMark)
-# or at the text's end (before a title's closing "]"). Emphasis markers
-# ("*", "_") are written as they are: a raw reader, an LLM, reads them as text, and escaping them
-# would fill API titles such as "__init__" with codes.
+# The reference parser reads each line raw with three regexes; a CommonMark reader renders it. So
+# what either takes for structure is written as a character reference (CommonMark decodes it, a
+# raw reader shows a readable code): "[" "]", "`", "<", "~~", an "&" that starts a reference, a
+# "\" before punctuation or at the end. "*" and "_" stay: escaping them would fill API titles
+# such as "__init__" with codes.
 # (https://spec.commonmark.org/0.31.2/#entity-and-numeric-character-references)
 
 from __future__ import annotations

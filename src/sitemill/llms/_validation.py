@@ -1,14 +1,10 @@
 """Check an llms.txt (llmstxt.org) against the format its reference parser and CommonMark read."""
 
-# llmstxt.org: an H1 with the name, an optional "> " summary, paragraphs, then "## " sections each
-# a list of "- [name](url)" items, optionally ": notes". What the reference parser (llms-txt's
-# miniparse: three regexes) cannot read is an error here, since a reader using it stops or loses
-# a section: a line in a section that is not such an item, a "*" bullet, a "]" in a title, a ")"
-# in a URL, CR line endings, a byte-order mark, no text before the first section. What it reads
-# wrongly without stopping is a warning (a summary with nothing after it is read as the info
-# text; its second line is dropped; a section with no link). Lines are read one at a time with
-# patterns that run in linear time; a file above MAX_LLMS_TXT_BYTES (sitemill.filenames) is not
-# read.
+# llmstxt.org's grammar as the reference parser (llms-txt's miniparse) reads it: what it cannot
+# read is an error (a reader using it stops or loses a section: a non-item line in a section, a
+# "*" bullet, a "]" in a title, a ")" in a URL, CR, a BOM, no text before the first section); what
+# it reads wrongly is a warning. Patterns run in linear time; a file above MAX_LLMS_TXT_BYTES
+# (sitemill.filenames) is not read.
 
 from __future__ import annotations
 

@@ -1,21 +1,12 @@
 """The listed pages as Markdown, in two passes: the blocks the site repeats, then each page."""
-# The first pass reads each page's region and counts the hashes of its edge blocks
-# (llms.blocks); the second leaves out of each page the blocks that pass found repeated and
-# converts the rest (llms.markdown). A page's Markdown depends on its region and on which of its
-# edge blocks are left out, nothing else. So the first pass, while it has the page's region
-# parsed (the parse is most of a page's cost), converts it already, without the blocks that a
-# sample of the site's pages repeats (SAMPLE_PAGES, spread over the site: its sections come in
-# runs in sitemap order), and keeps that Markdown with the hashes it left out; the second pass
-# converts again only the pages whose guess the whole count belies: the same bytes as reading
-# each page twice, most pages parsed once. The first pass converts in waves of chunks and stops
-# converting once its Markdown passes ``budget`` characters (llms-full.txt's limit: a page past
-# it is never converted), so memory holds hashes, one page at a time per worker and about that
-# much Markdown, never every page. Both passes take the pages in sitemap order and give the same
-# result with a pool of any size as with none: a chunk's results are taken in the list's order.
-#
-# A page is given as (LlmsPage, a callable returning its bytes). With a WorkPool of more than one
-# worker the callables go to worker processes: they must pickle (functools.partial of a
-# top-level function, e.g. partial(Path.read_bytes, path)); a lambda will not.
+# The first pass counts each page's edge-block hashes (llms.blocks); the second leaves out the
+# blocks found repeated and converts the rest (llms.markdown). While the first pass has a region
+# parsed (most of a page's cost) it converts it already, guessing the repeated blocks from a
+# sample (SAMPLE_PAGES spread over the site); the second converts again only the pages whose guess
+# the whole count belies: the same bytes, most pages parsed once. The first pass stops converting
+# past ``budget`` characters (llms-full.txt's limit), so memory never holds every page. Results are
+# taken in the list's order: the same with a pool of any size. With a WorkPool of more than one
+# worker a page's bytes callable must pickle (functools.partial, not a lambda).
 
 from __future__ import annotations
 

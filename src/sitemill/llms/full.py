@@ -1,26 +1,9 @@
 """llms-full.txt: each listed page's content region as Markdown, in sitemap order, to a limit."""
-# llmstxt.org gives llms-full.txt no format; this one reads as one Markdown document:
-#
-#     # <name>
-#
-#     > <summary>                      (only when the home page has one)
-#
-#     The content of the pages <sitemap URL> lists, as Markdown, in its order.
-#
-#     <!-- Written by sitemill from the pages its sitemap lists. -->
-#
-#     ---
-#
-#     # [<Title>](<URL>)
-#
-#     <the page's Markdown, each heading one level down: the title is the block's only H1>
-#
-#     ---
-#     ...
-#
-# Pages are taken whole while the file stays within ``max_bytes``: never cut inside one. At the
-# first page that does not fit, a last block says where it stopped and how many pages were left
-# out (it counts in the limit). UTF-8, LF, ending with one LF: the same pages give the same bytes.
+# llmstxt.org gives llms-full.txt no format; this one is one Markdown document (docs/llms-full.md):
+# the head (name, summary, the line naming the sitemap, the mark), then per page a rule, its title
+# as an H1 link and its Markdown with its headings one level down. Pages are taken whole while the
+# file stays within ``max_bytes``; at the first that does not fit, a last block says where it
+# stopped and how many were left out. UTF-8, LF, one LF at the end: same pages, same bytes.
 
 from __future__ import annotations
 

@@ -1,13 +1,10 @@
 """llms.txt and its kin in a run, behind the output port: the listed pages taken on the way."""
-# The entries stream to the sitemaps; each one the sitemaps list is taken on the way (its URL,
-# title, description, hreflang and group: nothing the sitemaps leave out can be named), and once
-# the sitemaps are published the files are made from them (sitemill.llms) and written where their
-# bytes changed. A file at one of these names that sitemill did not write (neither the bytes the
-# state records for it nor sitemill's mark in its text) is the user's: left as it is and said,
-# unless llms_txt = "replace". Files an earlier run wrote that this one does not (a language
-# folder gone, a twin of a page no longer listed, everything once the settings are off) are
-# deleted, when they are still sitemill's. A sharded bucket's are made after the commit from its
-# shards' states (llms.shards).
+# Each entry the sitemaps list is taken on the way (URL, title, description, hreflang, group), and
+# once the sitemaps are published the files are made from them and written where their bytes
+# changed. A file at one of these names that sitemill did not write (neither the state's recorded
+# bytes nor its mark) is the user's: left and said, unless llms_txt = "replace". Files an earlier
+# run wrote and this one does not are deleted while still sitemill's. A sharded bucket's are made
+# after the commit from its shards' states (llms._shards).
 
 from __future__ import annotations
 

@@ -1,19 +1,12 @@
 """Compile simple entry templates into plain Python renderers; Jinja renders everything else."""
-# Rendering a sitemap spends most of its time in Jinja's per-entry machinery (a generator step per
-# fragment, an attribute lookup and an escape call per field). A template that only interpolates
-# entry fields and tests them with ``{% if %}`` — the built-in ones, and most user overrides — can
-# be rendered by a small generated function instead, with exactly the same output: the same text,
-# the same truthiness, the same escaping as markupsafe. Any template outside that subset (filters,
-# macros, loop variables, expressions) is left to Jinja, so the output never depends on which path
-# ran.
-#
-# The subset is a whitelist of node shapes: static text (with ``{% if uses_alternates %}`` and ``{%
-# if uses_images %}`` around text, for the namespaces a file declares only when it uses them), one
-# ``{% for x in entries %}``, and inside it ``{{ x.<field> }}`` and ``{% if x.<field> %}`` for the
-# Entry fields, and one level of ``{% for a in x.alternates %}`` or ``{% for i in x.images %}`` with
-# their items' fields. The generated code holds only fixed names and repr()-quoted text, so it
-# reaches nothing that the sandbox Jinja renders the template in (see sitemill.render.environment)
-# would refuse.
+# Rendering a sitemap spends most of its time in Jinja's per-entry machinery. A template that only
+# interpolates entry fields and tests them with ``{% if %}`` (the built-in ones, most overrides) is
+# rendered by a small generated function instead, with exactly the same output (text, truthiness,
+# markupsafe's escaping); any other is left to Jinja, so the output never depends on the path. The
+# subset is a whitelist of node shapes: static text (``{% if uses_alternates %}``, ``{% if
+# uses_images %}`` around it), one ``{% for x in entries %}`` with ``{{ x.<field> }}`` and ``{% if
+# x.<field> %}``, and one level of ``x.alternates`` or ``x.images``. The generated code holds only
+# fixed names and repr()-quoted text: nothing the sandbox (render.environment) would refuse.
 
 from __future__ import annotations
 

@@ -1,13 +1,8 @@
 """The shuffle's fragments (docs/distributed.md, S3 Inventory): one data file's rows for a group."""
-# The rows of one data file routed to one group, written by a shuffle item as gzip JSON lines,
-# ``[path, size, LastModified or null, etag]``, and read back by the group's render item, sorted by
-# key.
-#
-# A fragment is a file of the state bucket: input, read back bounded (its bytes, its inflated text,
-# its lines) and checked (rows of this form, keys in the group's range). A row's LastModified dates
-# its page only when trusted as every remembered date is (docs/state.md, "Public, and trusted by no
-# one"): the shuffle writes null for a report's date that is not, the render item checks each date
-# again.
+# The rows of one data file routed to one group, ``[path, size, LastModified or null, etag]`` as
+# gzip JSON lines, read back by the group's render item bounded and checked (rows of this form,
+# keys in the group's range). A row's LastModified dates its page only when trusted (docs/state.md,
+# "Public, and trusted by no one"): the render item checks each date again.
 
 from __future__ import annotations
 

@@ -1,14 +1,9 @@
 """Pages of a shard that name pages of others, and the other shards as the last build left them."""
-# ``names_other_pages``: an incremental run cannot render such a shard alone. The other shards as
-# the last build left them are what a distributed worker asks of a canonical or an hreflang
-# alternate that names a page of another shard (docs/distributed.md, What it does not do: one build
-# behind).
-#
-# The URL's key is turned back into the keys that could hold it (``x.html``, ``x.htm``, ``x``,
-# ``x/index.html``...), and each is looked up in the last state of the shard whose range holds it: a
-# page it remembers is one it listed (a page left out is forgotten), with the facts its head gave
-# (its declared alternates). A few shard states are kept, the most recently used: a worker's pages
-# mostly name a handful of shards.
+# The other shards as the last build left them answer a distributed worker's canonical or hreflang
+# naming a page of another shard (docs/distributed.md, What it does not do: one build behind). The
+# URL's key is turned back into the keys that could hold it (``x.html``, ``x/index.html``...), each
+# looked up in the last state of its shard (a remembered page is one it listed, with its head's
+# facts). The most recently used shard states are kept: a worker's pages name a handful.
 
 from __future__ import annotations
 

@@ -1,13 +1,8 @@
 """The worker of an incremental sharded bucket run: one shard, from its state."""
-# See docs/s3-lambda.md, Sharded buckets.
-#
-# It loads the shard's state, looks up each changed key of its range (a LIST of that key alone: a
-# HEAD's facts; the order of events never matters, it says what is there now), and runs the same
-# pass as a full rebuild over the shard's pages alone, rendering its file (split into parts when it
-# outgrew one). It writes nothing: the run publishes once every worker has finished (a failed worker
-# publishes nothing). A shard whose pages name other URLs of the site (a canonical, alternates)
-# cannot be rendered alone: that is a FullRebuildNeeded. Its pass over shard ranges (pass_range) is
-# the distributed rebuild's map step too (scaleout.distshard), which stages what it returns.
+# See docs/s3-lambda.md, Sharded buckets. The same pass as a full rebuild over the shard's pages
+# alone, from its state with each changed key of its range looked up (one LIST: what is there now);
+# it writes nothing: the run publishes once every worker finished. A shard whose pages name other
+# URLs of the site is a FullRebuildNeeded. pass_range is the distributed map step's too.
 
 from __future__ import annotations
 

@@ -1,9 +1,6 @@
 """A bucket site's run over its state as it is kept: one object, or in parts (partitioned)."""
-# What `sitemill s3` and the Lambda's rebuild run alike: a partitioned state (a sharded site whose
-# state is in a location of its own) is rebuilt by its shards in parallel, any other by the bucket
-# job. Only this and the full rebuild choose; the front ends say how (dry, changed keys, progress, a
-# distributed rebuild to start). The Lambda's diff and `why --bucket` are the bucket job dry, from
-# a partitioned state's pages in one (jobs.bucketsite.partitioned_start).
+# What `sitemill s3` and the Lambda's rebuild run alike: a partitioned state is rebuilt by its
+# shards, any other by the bucket job; the front ends say how (dry, changed keys, progress).
 
 from __future__ import annotations
 

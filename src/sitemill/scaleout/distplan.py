@@ -1,10 +1,7 @@
 """The first step of a distributed rebuild (docs/distributed.md, Plan): decide what to render."""
-# Decide what to render and write it down for the state machine.
-#
-# It reads the partitioned state's plan and inputs, and writes the run's ``run.json`` and
-# ``shards.json`` (one render item per shard; its ItemReader reads them). A bucket with no plan yet
-# gets one: from an S3 Inventory report when one is configured (groups from a sample of its rows,
-# which the shuffle fills), else the canonical plan of one streamed LIST.
+# Decide what to render and write it down for the state machine (docs/distributed.md, Plan): a
+# bucket with no plan gets one from an S3 Inventory report when one is configured, else the
+# canonical plan of one streamed LIST.
 
 from __future__ import annotations
 

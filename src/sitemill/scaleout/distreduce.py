@@ -1,10 +1,8 @@
 """The last step of a distributed rebuild (docs/distributed.md): the reducer, and its verdict."""
-# Every render item must have reported, and every shard of the next plan must have a file from this
-# run (or, when only some shards ran, an unchanged one from the last): else nothing is published,
-# the verdict says which shards are missing, and the step fails (never the Map's status: a
-# Distributed Map run can end without some of its children's results). Then the changed parts are
-# copied from the run's staging to the site (inside S3), and the run commits. A run another one
-# overtook publishes nothing and starts the next run, which lists its pages.
+# docs/distributed.md, Reduce: every item reported and every shard of the next plan has a file
+# from this run (or an unchanged one), else nothing is published, the verdict names the missing
+# shards and the step fails (never the Map's status: a Distributed Map run can end without some
+# children's results). A run another overtook publishes nothing and starts the next.
 
 from __future__ import annotations
 

@@ -1,11 +1,8 @@
 """The worker of a distributed rebuild (docs/distributed.md): one render item, its shards' keys."""
-# It lists its range (or reads the rows the shuffle routed to its group), starts from its shards'
-# last states (no unchanged head is read again, content dates are kept), runs the same pass as every
-# other rebuild over those pages alone, and stages what it rendered: each part's bytes under the
-# run's ``parts/``, each shard's state (conditional, like every state write), then its summary. It
-# publishes nothing: the reducer does, once every item reported. A canonical naming a page of
-# another shard is decided by what that shard listed in the last build
-# (sitemill.scaleout._membership): one build behind, until the next full run.
+# docs/distributed.md, Render: the same pass as every other rebuild over the range's pages from
+# its shards' last states, staging each part, each shard's state (conditional) and its summary;
+# the reducer publishes. A canonical naming a page of another shard is decided by what that shard
+# listed in the last build (sitemill.scaleout._membership): one build behind.
 
 from __future__ import annotations
 

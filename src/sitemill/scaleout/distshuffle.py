@@ -1,14 +1,8 @@
 """A distributed rebuild's listing from an S3 Inventory report (docs/distributed.md)."""
-# See docs/distributed.md, S3 Inventory. The planner samples the report's rows for group boundaries,
-# each shuffle item routes the rows of one data file to its groups' fragments, and each render item
-# reads its group's fragments, sorts them and renders its shards (sitemill.scaleout._distfragments).
-# For the first build of a huge bucket, where no plan says where shards begin and one LIST would
-# take hours.
-#
-# Everything read is checked: the report by sitemill.sources.inventory (its checksum, its files'
-# MD5s), the run's own files by their format. A render item reads its group only once every shuffle
-# item said it finished (a data file whose MD5 fails leaves no marker: the render items fail, so the
-# reducer publishes nothing).
+# See docs/distributed.md, S3 Inventory: each shuffle item routes the rows of one data file to its
+# groups' fragments (sitemill.scaleout._distfragments). Everything read is checked (the report by
+# sitemill.sources.inventory); a render item reads its group only once every shuffle item said it
+# finished (a data file whose MD5 fails leaves no marker: nothing is published).
 
 from __future__ import annotations
 

@@ -1,15 +1,9 @@
 """A sharded bucket with a partitioned state: a deploy re-renders the few shards it touches."""
-# See docs/s3-lambda.md, Sharded buckets: a deploy that touches a few shards re-renders those alone;
-# anything else is a full rebuild that keeps the plan.
-#
-# The router groups the changed keys by shard; up to ``max_touched`` shards are rendered by workers
-# on a small thread pool (sitemill.scaleout._shardworker), then published: changed parts, their
-# states, the index (conditional on the one this state last wrote), the index-state and the plan.
-# With no plan yet, more shards touched, a changed robots.txt, configuration or template, or a shard
-# whose pages name pages of other shards, the run is a full rebuild: the whole listing through one
-# pass (its shards' ranges listed in parallel by ``threads``), which then writes every shard's
-# state. Children no index names are deleted only once they have been unnamed longer than a rebuild
-# can take (sitemill.shards.manifest.DELETE_AFTER).
+# See docs/s3-lambda.md, Sharded buckets: a deploy that touches up to ``max_touched`` shards
+# re-renders those alone on a small thread pool (sitemill.scaleout._shardworker), then publishes;
+# anything else is a full rebuild that keeps the plan: the whole listing through one pass (its
+# shards' ranges listed in parallel by ``threads``). Unnamed children are deleted only after
+# sitemill.shards.manifest.DELETE_AFTER.
 
 from __future__ import annotations
 
@@ -203,17 +197,11 @@ def _incremental(
     return report
 
 
-# A site of at most ``max_shards`` shards' worth of pages is rebuilt in it, so that a small site's
-# first rebuild answers with its URLs; a bigger one goes to the distributed rebuild
-# (docs/distributed.md, When it runs).
-#
-# With a plan, its shard count decides (the last full build's listing, cut by the cut rule). Without
-# one, the bucket is listed and its pages counted (the keys ``include``, ``exclude`` and the
-# built-in excludes leave in), and the listing stops as soon as the answer is known: past
-# ``max_shards * shard_fill`` pages, or past twice as many keys of any kind (a bucket of images with
-# few pages hands over too, after a bounded listing: 1,601 LISTs at most with the defaults, about a
-# minute, never the whole of a huge bucket).
-# Keys listed per page of the bound before the count stops (assets, images, feeds...).
+# A site of at most ``max_shards`` shards' worth of pages is rebuilt in the function; a bigger one
+# goes to the distributed rebuild (docs/distributed.md, When it runs). With a plan, its shard count
+# decides; without one, the bucket is listed and its pages counted until the answer is known: past
+# ``max_shards * shard_fill`` pages, or past twice as many keys of any kind (a bounded listing,
+# never the whole of a huge bucket).
 KEYS_PER_PAGE: Final = 2
 
 

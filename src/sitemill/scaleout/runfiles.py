@@ -1,9 +1,6 @@
 """The files of one distributed rebuild, under the partitioned state's prefix."""
-# See docs/distributed.md, Plan: ``runs/<run>/run.json`` (what the planner decided), ``shards.json``
-# (the render items, read by the state machine's ItemReader), ``summaries/<id>.json`` (what each
-# worker rendered), ``parts/<name>`` (the files it rendered, published by the reducer alone) and
-# ``verdict.json`` (the reducer's). Every file is read back bounded and checked: a run's files are
-# input.
+# See docs/distributed.md, Plan: run.json, shards.json, summaries/, parts/ and verdict.json under
+# ``runs/<run>/``. Every file is read back bounded and checked: a run's files are input.
 
 from __future__ import annotations
 

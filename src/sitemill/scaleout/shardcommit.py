@@ -1,14 +1,9 @@
 """How a run of a sharded bucket commits (docs/distributed.md, "How a run commits")."""
-# 1. Stage: every file and shard state the run made goes up as a new object under a name its content
-#    gives (sitemill.shards.manifest): nothing a reader trusts changes.
-# 2. Commit: one conditional write of the manifest (If-Match the version the run started from) names
-#    them. A 412 means another run committed meanwhile: a ConflictError, and the caller starts again
-#    from the new manifest. A run that fails before this leaves garbage that no manifest names,
-#    never a half-published sitemap.
-# 3. Go live: the entry file (the index, or the single sitemap.xml) is written from the committed
-#    manifest, If-Match the version live when the run read it: a racing writer's newer one is never
-#    replaced by an older one.
-# 4. Collect: the names the commit retired are deleted, after it and only after it.
+# Stage (new objects under names their content gives), commit (one write of the manifest, If-Match
+# the version the run started from: a 412 is a ConflictError, and the caller starts again), go live
+# (the entry file, If-Match the version live when the run read it), collect (the names the commit
+# retired, after it and only after it). A run that fails before the commit leaves garbage no
+# manifest names, never a half-published sitemap.
 
 from __future__ import annotations
 

@@ -1,16 +1,11 @@
 """The manifest of a sharded bucket (``index-state.json``), whose write commits a run."""
 # The one object whose conditional write commits a run (docs/distributed.md, "How a run commits").
-# Pure; read back as untrusted.
-#
-# It names everything a reader may trust: the plan, the fingerprint of the inputs every shard
-# shares, each shard's state object and file, and the digest of the entry file that goes live from
-# it. What a run writes besides is new and immutable: its name says its content (``versioned``), so
-# a retry writes the same names again, two runs never put different bytes under one name, and
+# Pure; read back as untrusted. What a run writes besides is immutable and named by its content
+# (``versioned``): a retry writes the same names, two runs never put different bytes under one, and
 # nothing is trusted until a committed manifest names it. A name the manifest stops naming is
-# *unnamed* for DELETE_AFTER (a crawler that read the index a moment ago may still fetch it), then
-# *retired* by a commit and deleted after it; a retired name is given to no content until
-# DELETE_AFTER has passed again, so that a deletion still on its way never removes an object a later
-# manifest names.
+# *unnamed* for DELETE_AFTER, then *retired* by a commit and deleted after it; a retired name is
+# given to no content until DELETE_AFTER has passed again, so that a deletion still on its way
+# never removes an object a later manifest names.
 
 from __future__ import annotations
 

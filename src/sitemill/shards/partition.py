@@ -1,11 +1,7 @@
 """What the workers of a sharded bucket run report, pure."""
-# See docs/distributed.md, "In short": Render and Reduce.
-#
-# A worker renders one shard and reports its parts (a shard that outgrew one file is split: its
-# first part keeps the id) and the state object it wrote for each; the reducer folds the reports
-# into the next plan and checks that every shard of it has a file from this run or an unchanged one
-# from the last manifest (sitemill.shards.manifest). Everything here is read back as untrusted
-# input.
+# See docs/distributed.md, "In short": Render and Reduce. A worker reports its parts (a shard split
+# keeps its id for the first) and its state object; the reducer folds the reports into the next
+# plan (sitemill.shards.manifest). Everything here is read back as untrusted input.
 
 from __future__ import annotations
 

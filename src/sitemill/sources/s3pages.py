@@ -1,11 +1,8 @@
 """A bucket's pages as a crawler meets them: HTML objects' facts, objects' website redirects."""
 # An HTML object's facts come from one ranged GET. A website redirect
-# (``x-amz-website-redirect-location``: S3 website hosting answers such an object with a 301,
-# whatever its body) is a redirect stub like a meta refresh.
-#
-# An empty object (the usual form of a website redirect) is skipped by the listing; it is asked for
-# its redirect (one HEAD) only when a canonical names it, and nothing else on the site has that URL
-# (docs/pages.md, "Canonicals that name a redirect stub").
+# (``x-amz-website-redirect-location``: S3 website hosting answers it with a 301) is a redirect stub
+# like a meta refresh; an empty object (its usual form) is skipped by the listing and asked (one
+# HEAD) only when a canonical names it (docs/pages.md, "Canonicals that name a redirect stub").
 
 from __future__ import annotations
 

@@ -1,14 +1,9 @@
 """The state's JSON, read with bounds fixed in advance."""
-# A state is input from outside (a live site's copy is whatever answers at the base URL), so what
-# reading it may cost is fixed in advance.
-#
-# json.loads builds every container, string and number it meets: 250 MB of ``[[],[],...]`` would be
-# some 80 million lists. Before any object is built, the gzip stream is inflated in chunks while the
-# bytes that make objects are counted (``{`` and ``[`` for containers, ``"`` for strings, at C
-# speed, inside strings too: a bound from above); a state over any bound stops there, after at most
-# one chunk too many. Only printable ASCII and JSON's whitespace may appear (sitemill writes ASCII
-# JSON; a NUL bomb stops in the first chunk); numbers are counted as they are parsed (a state holds
-# three), floats and NaN are refused.
+# A state is input from outside, so what reading it may cost is fixed in advance: json.loads would
+# build every container it meets (250 MB of ``[[],[],...]``: some 80 million lists). The gzip
+# stream is inflated in chunks while the bytes that make objects are counted (``{``, ``[``, ``"``,
+# at C speed: a bound from above), stopping past any bound; only printable ASCII and JSON's
+# whitespace may appear; numbers are counted as parsed, floats and NaN refused.
 
 from __future__ import annotations
 

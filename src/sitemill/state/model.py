@@ -1,22 +1,10 @@
 """The state: what the last run saw, so that the next one need not read it again."""
-# A small deterministic file, ``sitemill-state.json.gz``, beside the sitemaps: per listed page, the
-# version of its bytes (an S3 ETag), its head facts, its content fingerprint and lastmod; per object
-# the sitemaps leave out, by its ETag alone (the file is public: it names no page the sitemaps do
-# not list), the verdict its bytes gave or its facts, so that an unchanged object is never read
-# twice; and sitemill's own files. Pure: bytes in, bytes out. A missing, unreadable, foreign or
-# newer state is a warning and a first run, never a failure.
-#
-#     {"format": "sitemill-state", "version": 1, "facts_version": 3,
-#      "pages": {"docs/a.html": {"etag": "\"9b2c…\"", "fingerprint": "…", "lastmod": "…",
-#                                "parts": "3f09c1d2ab44", "sketch": "1kQ…",
-#                                "evidence": {"rung": "source", "commit": 0}}},
-#      "commits": ["3f2a9c…"],
-#      "unlisted": {"\"77aa…\"": {"left_out": "noindex"}},
-#      "outputs": ["sitemap-1.xml", "sitemap.xml"],
-#      "digests": {"sitemap-1.xml": "5d41…", "sitemap.xml": "7d79…"},
-#      "written": {"sitemap-1.xml": "2024-05-01T09:30:00+00:00"},
-#      "url_style": {"style": "clean", "votes": 142, "pages": 150},
-#      "base_url": "https://example.org/docs/"}
+# A small deterministic file, ``sitemill-state.json.gz``, beside the sitemaps (docs/state.md, What
+# it remembers): per listed page, the version of its bytes (an S3 ETag), its head facts, content
+# fingerprint and lastmod; per object the sitemaps leave out, by its ETag alone (the file is
+# public), its verdict or facts, so that an unchanged object is never read twice; and sitemill's
+# own files. Pure: bytes in, bytes out. A missing, unreadable, foreign or newer state is a warning
+# and a first run, never a failure.
 
 from __future__ import annotations
 

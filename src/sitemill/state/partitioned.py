@@ -1,15 +1,9 @@
 """A sharded bucket's state, partitioned: a manifest and one immutable object per shard."""
-# See docs/s3-lambda.md, Sharded buckets. Under the state location's prefix: ``index-state.json``
-# (the manifest: sitemill.shards.manifest), written once per run and only conditionally (If-Match
-# the version the run read, If-None-Match when there was none): that write commits the run; and
-# ``shards/<id>-<version>.json.gz``, one immutable object per shard state, named by its content,
-# which nothing trusts before a manifest names it.
-#
-# The prefix is the state location's key without its ``.json.gz``: the stack's ``s3://<state
-# bucket>/<site>/sitemill-state.json.gz`` keeps them in ``<site>/sitemill-state/``, which its IAM
-# policy covers and no page can name. The manifest also keeps the URLs the last run that removed
-# any removed (``removed``, state.removedurls, for `sitemill check`): private, never beside the
-# sitemaps, written by the commit itself (no write of its own), absent when there are none.
+# See docs/s3-lambda.md, Sharded buckets: ``index-state.json`` (the manifest: shards.manifest),
+# whose one conditional write commits a run, and ``shards/<id>-<version>.json.gz``, immutable, named
+# by content, trusted only once a manifest names them; under the state location's key without its
+# ``.json.gz`` (the stack's IAM policy covers it; no page can name it). The manifest also keeps the
+# last removed URLs (state.removedurls), private, written by the commit itself.
 
 from __future__ import annotations
 

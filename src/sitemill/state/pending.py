@@ -1,14 +1,9 @@
 """IndexNow's URLs not announced yet, and the last run's changes, as a state keeps them."""
 # Their kinds, their bound, the check of a remembered table (a state is input from outside), and
 # what changed from one state to the next (changes: what IndexNow announces, what `sitemill check`
-# asks first). A page's content changed when its fingerprint did; where the two states'
-# fingerprints are not comparable (another fingerprint version or scope: sitemill was upgraded,
-# ``content_scope`` switched; another base URL, which relative links are resolved from), when its
-# lastmod did, which content dates move only for a change a reader sees. The listed pages a run
-# added or whose content changed are kept in its state (remember_changes), so that `sitemill
-# check`, run after the deploy from the state alone, asks those first; a run that changed no listed
-# page keeps the record of the last one that did: its state is then written only when something
-# else in it changed, and a second run with no change still writes nothing.
+# asks first). A page's content changed when its fingerprint did, or its lastmod where the two
+# fingerprints are not comparable (another version, scope or base URL). A run that changed no
+# listed page keeps the last one's record, so a second run with no change writes nothing.
 
 from __future__ import annotations
 

@@ -1,10 +1,8 @@
 """Attach what the last run knew, or what a read finds, to a stream of pages, in order."""
-# For each page the pipeline will look at: its head facts (HTML pages) and, with content dates, its
-# fingerprint and lastmod. An object whose version (S3 ETag) the state remembers costs nothing;
-# another HTML page is read (a round trip: many run at a time in a thread pool, while the pages
-# still come out in the source's order, at most ``window`` waiting); another file is fingerprinted
-# by its version alone. Every page seen is recorded in ``remember``, the state the next run starts
-# from.
+# For each page the pipeline will look at: its head facts and, with content dates, its fingerprint
+# and lastmod. An object whose version (S3 ETag) the state remembers costs nothing; another HTML
+# page is read (many at a time, still in the source's order, at most ``window`` waiting); another
+# file is fingerprinted by its version alone. Every page seen is recorded in ``remember``.
 
 from __future__ import annotations
 

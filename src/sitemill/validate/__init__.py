@@ -1,12 +1,8 @@
 """`sitemill validate`: sitemaps against the official XSDs and the protocol's rules."""
 # (An output feature's files against their format: each feature the front end lists.)
 
-# libxml2 (lxml, the validate extra) streams each document (_lxml_reader, the XSDs in _lxml_xsd)
-# and hands the root's finished children over in batches to one document.Document, which applies
-# the rules (_urls; paths resolves dot segments for the location rule) and the XSD; _xmlcheck runs
-# one document's check; limits bound what a hostile document can cost; files picks the files
-# (directories, index children, gzip, text sitemaps); _ownindex tells sitemill's own index by the
-# state beside it (a user's sitemap it names and another app serves is a note).
+# libxml2 (lxml, the validate extra) streams each document and hands the root's finished children
+# in batches to one document.Document, which applies the rules and the XSD.
 
 from __future__ import annotations
 

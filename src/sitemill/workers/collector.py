@@ -1,13 +1,9 @@
 """Python's cyclic garbage collector, paced for a run that builds large tables it keeps."""
-# A first run builds its tables of pages, versions and fingerprints as it goes (tens of thousands
-# of objects, kept to its end) and makes almost no reference cycles: each of the collector's
-# youngest collections (every 700 new objects by default) finds nothing to free, and moves the
-# table so far on to the next generation, which is scanned again. On the git 10k x 1k benchmark
-# the main process ran 320 of them, 29 of the middle generation and 2 full ones: 0.08-0.12 s of
-# a 1.8 s run, in the one thread every other waits for. Ten thousand new objects a collection
-# leave about 20 (and the full collections, which follow their own rule, as they were); the
-# garbage a collection frees is the same, only found later (a few MB at most of cycles).
-# For `sitemill build` alone: `sitemill urls` streams, and 1M URLs took no less CPU with it.
+# A first run builds its tables of pages, versions and fingerprints as it goes and makes almost no
+# reference cycles: each of the collector's youngest collections (every 700 new objects by default)
+# finds nothing to free and moves the table so far on to the next generation, to be scanned again,
+# in the one thread every other waits for (benchmarks/README.md). The garbage freed is the same,
+# only found later. For `sitemill build` alone: `sitemill urls` streams.
 
 from __future__ import annotations
 

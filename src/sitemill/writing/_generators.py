@@ -1,28 +1,10 @@
 """Sitemaps that site generators write, told apart by their shape."""
 # Whose sitemap.xml sitemill is about to replace, and the setting that turns the generator's off.
-#
-# Every shape below is what a generator's built-in template or library writes, in its first bytes
-# (sitemill's own built-in templates match none of them: tests/writing/test_takeover.py):
-#
-# - MkDocs (``mkdocs build``): ``<url>`` then ``<loc>`` indented by nine spaces, and a
-#   ``sitemap.xml.gz`` beside it holding the same bytes; always written, no setting. Without
-#   ``site_url`` (MkDocs 1.6) an empty urlset, ``</urlset>`` on the second line, no newline after.
-# - Hugo: the declaration ``standalone="yes"``; multilingual, an index naming ``en/sitemap.xml``.
-# - Jekyll (jekyll-sitemap): ``xmlns:xsi`` and ``xsi:schemaLocation`` before ``xmlns``.
-# - Docusaurus (plugin-sitemap, through the npm ``sitemap`` package): one line declaring the news,
-#   xhtml, image and video namespaces.
-# - Astro (@astrojs/sitemap, the same package): ``sitemap-index.xml``, all on the declaration's
-#   line, naming ``sitemap-0.xml`` (a urlset of that package's shape, as Docusaurus' is).
-# - Sphinx (sphinx-sitemap, through ElementTree): the declaration in single quotes.
-#
-# Only two write an index, and each gives its own sitemaps names of one form (``children``), so
-# that a name of another form that its index names is the user's (sitemill.writing.takeover):
-#
-# - Hugo: one sitemap per language, ``<language>/sitemap.xml`` (the language key, a language
-#   tag: ``en``, ``pt-br``), beside no other; a sub-site's ``docs/sitemap.xml`` is none.
-# - Astro: ``sitemap-<n>.xml`` from 0 beside its index, or ``sitemap-<chunk>-<n>.xml`` with the
-#   ``chunks`` option (a ``pages`` chunk and the user's keys); ``customSitemaps`` adds the
-#   user's own URLs to its index as they are (``blog-sitemap.xml``): those are never Astro's.
+# Each shape in _SHAPES is what a generator's built-in template or library writes in its first
+# bytes (sitemill's own templates match none of them: tests/writing/test_takeover.py). Only Hugo
+# (``<language>/sitemap.xml``) and Astro (``sitemap-<n>.xml``, ``sitemap-<chunk>-<n>.xml``) write
+# an index, each naming its own sitemaps in one form (``children``), so that a name of another
+# form its index names is the user's (sitemill.writing.takeover).
 
 from __future__ import annotations
 

@@ -1,12 +1,8 @@
 """Children with named groups (``[[groups]]``): the default children first, then each group's."""
-# docs/output.md, Named groups. The first group whose globs take a page (its path in the tree or the
-# bucket; a URL list's URL path below base_url) holds it; the rest go to the default children, named
-# as without groups (sitemap-1.xml, ... or sitemap-r<id>.xml). The entry file is always an index,
-# so that a search console reports each group apart. Its children come in one order: the default
-# children, then each group's in the configuration's order; within each, by number or by the plan.
-# Sharded, every kind shares the site's one plan: a group's pages in shard r<id> are
-# sitemap-<group>-r<id>.xml, so that adding a group renames only its own pages' children and the
-# default children keep their shard ids.
+# docs/output.md, Named groups: the first group whose globs take a page holds it; the rest go to
+# the default children. The entry file is always an index; its children come as the default ones,
+# then each group's in the configuration's order. Sharded, every kind shares the site's one plan
+# (sitemap-<group>-r<id>.xml): adding a group renames only its own pages' children.
 
 from __future__ import annotations
 

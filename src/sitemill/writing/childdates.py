@@ -1,10 +1,7 @@
 """When each index child's bytes last changed: the <lastmod> an index gives it."""
-# sitemaps.org, the index's <lastmod>: it "identifies the time that the corresponding sitemap file
-# was modified. It does not correspond to the time that any of the pages listed in that sitemap
-# were changed." (https://www.sitemaps.org/protocol.html#sitemapIndexTagDefinitions). A crawler
-# fetches only the children whose date moved: a page removed, or added with old evidence, moves it.
-#
-# A child whose bytes as stored (gzip included) are the ones the state remembers under its name
+# sitemaps.org, the index's <lastmod>: "the time that the corresponding sitemap file was modified"
+# (https://www.sitemaps.org/protocol.html#sitemapIndexTagDefinitions; docs/output.md, "An index
+# child's lastmod"). A child whose bytes as stored are the ones the state remembers under its name
 # keeps the date remembered with them; any other takes this run's date (a tree's HEAD commit, else
 # the run's time). Never later than the run, never earlier than the newest page inside.
 

@@ -1,18 +1,12 @@
 """Taking over a sitemap sitemill did not write: a generator's, an empty or a hand-written one."""
-# A site generator's (MkDocs, Hugo, Jekyll, Docusaurus, Sphinx, Astro's sitemap-index.xml beside
-# it), an empty one, a hand-written one.
-#
-# It is someone else's when no state names it and its bytes are not ours (sitemill's templates'
-# shape; a file this run leaves unchanged is ours whatever its shape). sitemill says so once (with
-# the generator's setting that turns it off, where the generator is known) and, once its own
-# sitemap.xml is live, deletes what would contradict it: the replaced file's stale ``.gz`` twin, the
-# generator's own children the replaced index names, Astro's index. Each only when it is itself a
-# sitemap (its root element, sitemill.writing.sitemapfile) inside the folder or prefix, never a name
-# this run wrote, and only when this run wrote the replacement: with text output (sitemap.txt) the
-# generator's sitemap.xml and its children all stay, and that is said.
-#
-# Which sitemaps an index names are the generator's own: sitemill.writing._namedsitemaps. The user's
-# stay byte for byte; the takeover keeps them in ``users``, and its warning names them.
+# A site generator's (writing._generators), an empty one, a hand-written one. It is someone else's
+# when no state names it and its bytes are not ours. sitemill says so once (with the generator's
+# setting that turns it off) and, once its own sitemap.xml is live, deletes what would contradict
+# it: the stale ``.gz`` twin, the generator's own children its index names, Astro's index; each
+# only when it is itself a sitemap inside the folder or prefix, never a name this run wrote, and
+# only when this run wrote the replacement (with text output they all stay, and that is said).
+# Which sitemaps an index names are the generator's own: writing._namedsitemaps; the user's stay
+# byte for byte (``users``).
 
 from __future__ import annotations
 

@@ -1,19 +1,10 @@
 """The user's sitemaps sitemill names: which, where (its index or robots.txt), whether each is."""
-# Three sources, one decision (docs/output.md, "The user's own sitemaps"):
-#
-# - ``sitemaps = [...]`` (sitemill.config.model has made each an absolute URL);
-# - those a replaced generator's index named beside its own children (sitemill.writing.takeover's
-#   ``users``), each read there and found a sitemap;
-# - those an earlier run found so and the state remembers (after a takeover in a bucket or a
-#   committed tree the generator's index is gone): named while the file is still a sitemap.
-#
-# The location rule: sitemill's index names a sitemap only at or below its own folder, on the base
-# URL's scheme, host and port; any other only robots.txt may name (written there with robots_txt,
-# else one line says which to add). A named sitemap the site holds is read (its head, bounded) and
-# must be one (a urlset or sitemapindex root in the sitemaps.org namespace): a page or a feed
-# under that name is one warning and is not named. One that is not in the site at all is named all
-# the same when the user named it (another app on the host may serve it: the line says so), and no
-# longer when it was found in a replaced index (its file is gone).
+# Three sources, one decision (docs/output.md, "The user's own sitemaps"): ``sitemaps = [...]``,
+# those a replaced generator's index named beside its own children (writing.takeover's ``users``),
+# and those the state remembers. sitemill's index names a sitemap only at or below its own folder
+# on the base URL's origin; any other only robots.txt may name. A named sitemap the site holds
+# must be one (its head read, bounded), else one warning; one not in the site is named when the
+# user named it, and no longer when it was found in a replaced index.
 
 from __future__ import annotations
 
