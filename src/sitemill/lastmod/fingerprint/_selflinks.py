@@ -9,6 +9,13 @@
 # it after the title, and a Jekyll page's URL ends in ``.html``: a deploy that dropped
 # ``via=AEAData&`` from such buttons re-dated 38 pages (issue 79).
 #
+# From version 13 a share button's query carries the page's URL at whatever root the site stood
+# (carries_own_path): a URL whose path ends in the page's own path, read as a browser reads it, is
+# the page's wherever the site was served from (a Windows preview's ``file:///C:\\…\\preview/``)
+# or whatever a script fills in before it (Publii's ``#PUBLII_RELATIVE_URL_BASE#/post/``, which its
+# share buttons' script makes the page's URL on a click): a move of the site's host and base path
+# is one edit, a share button's too.
+#
 # A theme that makes a post's headline a link to the post, or whose share buttons move from one
 # social site's address to another's, changes no word a reader reads on the page, and what a crawler
 # follows from it is the page it is on. Such a link counts as no link: its target and the mark where
@@ -37,7 +44,38 @@ def shared_paths(value: str, origin: str) -> tuple[str, ...]:
     """The paths on ``origin`` of the URLs that a link's target ``value`` (as written) carries in
     its query's values, read as a browser reads them (version 7: see above), each without its
     fragment, and only those with no query of their own ("" for the origin's root)."""
-    host = origin.partition("://")[2]
+    return _carried_paths(value, origin.partition("://")[2])
+
+
+@lru_cache(maxsize=4096)
+def carries_own_path(value: str, own: str) -> bool:
+    """Whether a link's target ``value`` (as written) carries in its query's values, read as
+    shared_paths reads them and their backslashes slashes (a URL of a special scheme:
+    fingerprint.browserurl), a URL whose path ends in the path of the page itself (``own``, as
+    fingerprint.targets spells it; not the root, which every page's path ends in), whatever root
+    stands before it (version 13: see above)."""
+    query = value.partition("?")[2].partition("#")[0]
+    if own in ("", "/") or not query:
+        return False
+    found = _own_path_in_value(own)
+    for _, carried in parse_qsl(query, keep_blank_values=True):
+        if "%" in carried:  # (a URL encoded twice: some buttons encode the page's URL again)
+            carried = unquote(carried)
+        if found.search(carried.replace("\\", "/")) is not None:
+            return True
+    return False
+
+
+@lru_cache(maxsize=1024)
+def _own_path_in_value(own: str) -> re.Pattern[str]:
+    """The page's path ``own`` at the end of a URL's path inside a query's value, spelled any
+    way its links are (a trailing slash, ``index.html``, ``.html``), before the URL's end, its
+    query or its fragment."""
+    return re.compile(rf"{re.escape(own)}(?:/index\.html?|\.html?|/)?(?=[\s?#\"'<>]|$)")
+
+
+def _carried_paths(value: str, host: str) -> tuple[str, ...]:
+    """shared_paths' paths under ``host``."""
     query = value.partition("?")[2].partition("#")[0]
     if not host or not query:
         return ()
