@@ -96,8 +96,52 @@ def _paired(
         return None
     if len(gone) != len(come):
         return _moved_beside(gone, come, move, beside)
-    names = {move(old, new) for old, new in zip(gone, come, strict=True)}
+    named = [move(old, new) for old, new in zip(gone, come, strict=True)]
+    names = set(named)
+    if len(names) > 1 and _paired_by(_most_named(named), gone, come, move):
+        return {_most_named(named)}, frozenset()
     return None if None in names else ({name for name in names if name is not None}, frozenset())
+
+
+# How far from its place in sorted order a target's pair may stand (_paired_by).
+_PAIRED_WITHIN: Final = 8
+
+
+def _most_named(named: list[str | None]) -> str | None:
+    """The move most of the sorted pairs ``named`` name (of several as many, the least)."""
+    counts = Counter(name for name in named if name is not None)
+    if not counts:
+        return None
+    most = max(counts.values())
+    return min(name for name, count in counts.items() if count == most)
+
+
+def _paired_by(name: str | None, gone: list[str], come: list[str], move: _Move) -> bool:
+    """Whether each of ``gone`` (sorted) pairs with one of ``come`` (sorted, as many) that the
+    move ``name`` made it into, each of ``come`` once, within _PAIRED_WITHIN places of its own
+    (dating rules 22, issue 79). A move of host and base path keeps no sorted order where one
+    target's path is the start of another's: ``https://old.example/yubikey-ssh.html`` sorts before
+    ``…/yubikey.html``, but ``/yubikey`` before ``/yubikey-ssh`` once the site's own links drop the
+    ``.html``, so the i-th of each is no pair, and a list page that links both made moves of its
+    own beside the site's (``-ssh``): each target is paired by the move that made it, not by its
+    place."""
+    if name is None:
+        return False
+    free = [True] * len(come)
+    for at, old in enumerate(gone):
+        first, last = max(0, at - _PAIRED_WITHIN), min(len(come), at + _PAIRED_WITHIN + 1)
+        found = next(
+            (
+                other
+                for other in range(first, last)
+                if free[other] and move(old, come[other]) == name
+            ),
+            None,
+        )
+        if found is None:
+            return False
+        free[found] = False
+    return True
 
 
 def _moved_beside(
