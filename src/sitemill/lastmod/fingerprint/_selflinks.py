@@ -9,12 +9,12 @@
 # it after the title, and a Jekyll page's URL ends in ``.html``: a deploy that dropped
 # ``via=AEAData&`` from such buttons re-dated 38 pages (issue 79).
 #
-# From version 13 a share button's query carries the page's URL at whatever root the site stood
-# (carries_own_path): a URL whose path ends in the page's own path, read as a browser reads it, is
-# the page's wherever the site was served from (a Windows preview's ``file:///C:\\…\\preview/``)
-# or whatever a script fills in before it (Publii's ``#PUBLII_RELATIVE_URL_BASE#/post/``, which its
-# share buttons' script makes the page's URL on a click): a move of the site's host and base path
-# is one edit, a share button's too.
+# From version 13 a share button's query carries the page's URL at the root the page declares too
+# (carries_own_path, fingerprint.declaredroot: a Windows preview's ``file:///C:\\…\\preview/``,
+# read as a browser reads it), or after no URL's root at all: its path from the site's root, or
+# after a placeholder its script fills in (Publii's ``#PUBLII_RELATIVE_URL_BASE#/post/``, which its
+# share buttons' script makes the page's URL on a click). A move of the site's host and base path
+# is one edit, a share button's too; the page's path on another host stays another URL.
 #
 # A theme that makes a post's headline a link to the post, or whose share buttons move from one
 # social site's address to another's, changes no word a reader reads on the page, and what a crawler
@@ -48,12 +48,14 @@ def shared_paths(value: str, origin: str) -> tuple[str, ...]:
 
 
 @lru_cache(maxsize=4096)
-def carries_own_path(value: str, own: str) -> bool:
+def carries_own_path(value: str, own: str, root: str = "") -> bool:
     """Whether a link's target ``value`` (as written) carries in its query's values, read as
     shared_paths reads them and their backslashes slashes (a URL of a special scheme:
-    fingerprint.browserurl), a URL whose path ends in the path of the page itself (``own``, as
-    fingerprint.targets spells it; not the root, which every page's path ends in), whatever root
-    stands before it (version 13: see above)."""
+    fingerprint.browserurl), the path of the page itself (``own``, as fingerprint.targets spells
+    it; not the root, which every page's path ends in), with no query of its own, at the
+    ``root`` the page declares (``host/path``, or ``scheme://host/path`` for a scheme other than
+    http(s); "" for none) or after no URL at all: nothing (a path from the site's root) or a
+    placeholder with no ".", ":" or "/" in it, which a script fills in (version 13: see above)."""
     query = value.partition("?")[2].partition("#")[0]
     if own in ("", "/") or not query:
         return False
@@ -61,17 +63,36 @@ def carries_own_path(value: str, own: str) -> bool:
     for _, carried in parse_qsl(query, keep_blank_values=True):
         if "%" in carried:  # (a URL encoded twice: some buttons encode the page's URL again)
             carried = unquote(carried)
-        if found.search(carried.replace("\\", "/")) is not None:
-            return True
+        carried = carried.replace("\\", "/")
+        for match in found.finditer(carried):
+            before = carried[: match.start()]
+            start = max(before.rfind(space) for space in " \t\n\f\r") + 1
+            if _is_root(before[start:], root):
+                return True
     return False
+
+
+def _is_root(written: str, root: str) -> bool:
+    """Whether ``written``, what stands before a page's path in a URL, is the ``root`` the page
+    declares (an http(s) root with any scheme or none) or no URL's root at all (see
+    carries_own_path)."""
+    if not any(sign in written for sign in "./:"):
+        return True
+    if not root:
+        return False
+    written = written.lower()
+    for scheme in ("https:", "http:", ""):
+        if "://" not in root and written.startswith(scheme + "//"):
+            return written[len(scheme) + 2 :] == root
+    return written == root
 
 
 @lru_cache(maxsize=1024)
 def _own_path_in_value(own: str) -> re.Pattern[str]:
     """The page's path ``own`` at the end of a URL's path inside a query's value, spelled any
-    way its links are (a trailing slash, ``index.html``, ``.html``), before the URL's end, its
-    query or its fragment."""
-    return re.compile(rf"{re.escape(own)}(?:/index\.html?|\.html?|/)?(?=[\s?#\"'<>]|$)")
+    way its links are (a trailing slash, ``index.html``, ``.html``), before the URL's end or its
+    fragment (a URL with a query of its own is another)."""
+    return re.compile(rf"{re.escape(own)}(?:/index\.html?|\.html?|/)?(?=[\s#\"'<>]|$)")
 
 
 def _carried_paths(value: str, host: str) -> tuple[str, ...]:

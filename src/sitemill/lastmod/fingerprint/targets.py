@@ -14,9 +14,9 @@
 #   http(s) and file URLs), then, where the page's canonical declares the site's root on another
 #   host (fingerprint.declaredroot: a Windows preview's ``file:///C:\…\preview/``, an export's
 #   ``http://localhost:8089/``), a target under that root read under the page's own; a share
-#   button's query that carries the page's own path at any root is a share button too
-#   (fingerprint.selflinks). So a site whose URLs moved from its host to its preview folder and
-#   then to relative links made no edit.
+#   button's query that carries the page's own path at that root, or after no URL's root (a
+#   placeholder a script fills in), is a share button too (fingerprint.selflinks). So a site whose
+#   URLs moved from its host to its preview folder and then to relative links made no edit.
 # - **Self-dates**: "Last updated on <date>", "Last modified <date>", "Page last updated <date>: <a
 #   href=…/commit/…>message</a>" (Docsy), "Last updated: <date>" (Starlight) say when the page
 #   changed: they change with it (or with a repository rename) and are no content.
@@ -136,7 +136,7 @@ def finish_reduction(text: str, url: str, version: int, root: DeclaredRoot | Non
                 and mark[0] == "H"
                 and (
                     selflinks.is_self_link(found[1:], own)
-                    or ("?" in mark and _is_share_link(mark[1:], origin, own, version))
+                    or ("?" in mark and _is_share_link(mark[1:], origin, own, version, root))
                 )
             ):
                 nowhere.append(index)
@@ -146,13 +146,22 @@ def finish_reduction(text: str, url: str, version: int, root: DeclaredRoot | Non
     return MARK_EDGE.join(parts)
 
 
-def _is_share_link(value: str, origin: str, own: str, version: int) -> bool:
+def _is_share_link(
+    value: str, origin: str, own: str, version: int, root: DeclaredRoot | None
+) -> bool:
     """Whether a link's target ``value`` (as written, with a query) on the page whose path is
     spelled ``own`` (on ``origin``) carries the page's own URL in its query, read as a browser
-    reads it: a share button (fingerprint.selflinks); from version 13 at whatever root."""
+    reads it: a share button (fingerprint.selflinks); from version 13 also at the ``root`` the
+    page declares, or after no URL's root (selflinks.carries_own_path)."""
     if any(_spelled(path or "/") == own for path in selflinks.shared_paths(value, origin)):
         return True
-    return version >= 13 and selflinks.carries_own_path(value, own)
+    if version < 13:
+        return False
+    home = "" if root is None else _split(root.home)[2].rstrip("/")
+    declared = "" if root is None else (root.host + root.path).lower()
+    return selflinks.carries_own_path(
+        value, own[len(home) :] if own.startswith(home) else own, declared
+    )
 
 
 def follow(value: str, url: str) -> str | None:

@@ -98,8 +98,9 @@ def _paired(
         return _moved_beside(gone, come, move, beside)
     named = [move(old, new) for old, new in zip(gone, come, strict=True)]
     names = set(named)
-    if len(names) > 1 and _paired_by(_most_named(named), gone, come, move):
-        return {_most_named(named)}, frozenset()
+    most = _most_named(named) if len(names) > 1 else None
+    if most is not None and _paired_by(most, gone, come, move):
+        return {most}, frozenset()
     return None if None in names else ({name for name in names if name is not None}, frozenset())
 
 
@@ -116,7 +117,7 @@ def _most_named(named: list[str | None]) -> str | None:
     return min(name for name, count in counts.items() if count == most)
 
 
-def _paired_by(name: str | None, gone: list[str], come: list[str], move: _Move) -> bool:
+def _paired_by(name: str, gone: list[str], come: list[str], move: _Move) -> bool:
     """Whether each of ``gone`` (sorted) pairs with one of ``come`` (sorted, as many) that the
     move ``name`` made it into, each of ``come`` once, within _PAIRED_WITHIN places of its own
     (dating rules 22, issue 79). A move of host and base path keeps no sorted order where one
@@ -125,8 +126,6 @@ def _paired_by(name: str | None, gone: list[str], come: list[str], move: _Move) 
     ``.html``, so the i-th of each is no pair, and a list page that links both made moves of its
     own beside the site's (``-ssh``): each target is paired by the move that made it, not by its
     place."""
-    if name is None:
-        return False
     free = [True] * len(come)
     for at, old in enumerate(gone):
         first, last = max(0, at - _PAIRED_WITHIN), min(len(come), at + _PAIRED_WITHIN + 1)
