@@ -42,13 +42,7 @@ def browser_read(value: str, base: str = "https") -> str:
     scheme = "" if found is None else found[0][:-1].lower()
     if found is not None and scheme not in _SPECIAL:
         return value  # (another scheme: as written)
-    rest = value if found is None else value[found.end() :]
-    cut = len(rest)
-    for sign in "?#":
-        at = rest.find(sign)
-        if 0 <= at < cut:
-            cut = at
-    head, tail = rest[:cut], rest[cut:]
+    head, tail = split_at_query(value if found is None else value[found.end() :])
     if "\\" in head:
         head = head.replace("\\", "/")
     if not scheme:
@@ -64,6 +58,16 @@ def browser_read(value: str, base: str = "https") -> str:
     else:
         authority, slash, path = head.lstrip("/").partition("/")
     return f"{scheme}://{_host(authority, scheme)}{slash}{path}{tail}"
+
+
+def split_at_query(value: str) -> tuple[str, str]:
+    """A URL ``value`` cut where its query or fragment starts: what stands before, and the rest."""
+    cut = len(value)
+    for sign in "?#":
+        at = value.find(sign)
+        if 0 <= at < cut:
+            cut = at
+    return value[:cut], value[cut:]
 
 
 def _host(authority: str, scheme: str) -> str:

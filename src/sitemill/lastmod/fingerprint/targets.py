@@ -44,7 +44,7 @@ from urllib.parse import quote, unquote
 
 from sitemill.lastmod.fingerprint import _selfdates as selfdates
 from sitemill.lastmod.fingerprint import _selflinks as selflinks
-from sitemill.lastmod.fingerprint._browserurl import browser_read
+from sitemill.lastmod.fingerprint._browserurl import browser_read, split_at_query
 from sitemill.lastmod.fingerprint._whitespace import WHITESPACE
 from sitemill.lastmod.fingerprint.targetmarks import MARK_EDGE
 from sitemill.urls import remove_dot_segments
@@ -248,12 +248,7 @@ def _split(url: str) -> tuple[str, str, str]:
 def target(value: str, origin: str, page: str) -> str:
     """A link's target ``value`` on the page whose path is ``page`` (on ``origin``) as a
     reader follows it, in one spelling (see above)."""
-    cut = len(value)
-    for sign in "?#":
-        found = value.find(sign)
-        if 0 <= found < cut:
-            cut = found
-    path, suffix = value[:cut], value[cut:]
+    path, suffix = split_at_query(value)
     if path.startswith("//"):
         path = "http:" + path
     if SCHEME.match(path):
