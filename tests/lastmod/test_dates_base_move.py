@@ -16,6 +16,7 @@ blogs, text our own:
 from __future__ import annotations
 
 from pathlib import Path
+from urllib.parse import quote
 
 import pytest
 from test_dates_brand_header import sitemap_dates
@@ -31,6 +32,7 @@ PREVIEW_SLASHED = PREVIEW.replace("\\", "/")
 ENCODED_PREVIEW = (
     "file%3A%2F%2F%2FC%3A%5CUsers%5Cme%5CDocuments%5CPublii%5Csites%5Cblog%5Cpreview%2F"
 )
+MACOS_PREVIEW = "file:////Users/me/Documents/Publii/sites/blog/preview/"
 POSTS = {
     "green-tea": ("Green tea", "Steep it for three minutes at eighty degrees."),
     "black-tea": ("Black tea", "Boiling water and four minutes make it strong."),
@@ -41,7 +43,7 @@ POSTS = {
 
 def publii_post(slug: str, where: str, *, edited: bool = False) -> str:
     """A Publii post at ``where`` its URLs stand: "host" (https://example.org/), "preview"
-    (the Windows preview folder) or "relative"."""
+    (the Windows preview folder), "macos" (the macOS one) or "relative"."""
     title, text = POSTS[slug]
     text = f"{text} Then drink it slowly." if edited else text
     if where == "host":
@@ -50,6 +52,9 @@ def publii_post(slug: str, where: str, *, edited: bool = False) -> str:
     elif where == "preview":
         link, img = PREVIEW, PREVIEW_SLASHED
         shared = f"{ENCODED_PREVIEW}{slug}%2Findex.html"
+    elif where == "macos":  # (its canonical and links under "//Users", its images under "/Users")
+        link, img = MACOS_PREVIEW, MACOS_PREVIEW.replace("////", "///")
+        shared = quote(f"{MACOS_PREVIEW}{slug}/index.html", safe="")
     else:
         link = img = "./../"
         shared = f"%23PUBLII_RELATIVE_URL_BASE%23%2F{slug}%2F"
@@ -109,12 +114,12 @@ def test_each_version_of_a_post_reduces_alike_by_version_13_only() -> None:
             version: reduce_html(publii_post("green-tea", where).encode(), url=url, version=version)
             for version in (12, 13)
         }
-        for where in ("host", "preview", "relative")
+        for where in ("host", "preview", "macos", "relative")
     }
-    assert reduced["host"][13] == reduced["preview"][13] == reduced["relative"][13]
+    assert len({reduced[where][13] for where in reduced}) == 1
     assert "C:" not in reduced["preview"][13] and "PUBLII" not in reduced["relative"][13]
     # Version 12 (the one before, kept computable) reads them as before: three versions.
-    assert len({reduced[where][12] for where in reduced}) == 3
+    assert len({reduced[where][12] for where in reduced}) == 4
 
 
 @pytest.mark.parametrize(

@@ -62,12 +62,10 @@ class DeclaredRoot(NamedTuple):
         if found is None or _host(found) != self.host:
             return value
         rest = value[found.start(3) :]
-        after = rest[
-            len(self.path) : len(self.path) + 1
-        ]  # (the root's path ends there: "/x", not "/xy")
-        if not rest.startswith(self.path) or after not in _PATH_ENDS:
-            return value
-        return self.home + rest[len(self.path) :]
+        after = _after_root(rest, self.path)
+        if after is None or rest[after : after + 1] not in _PATH_ENDS:
+            return value  # (the root's path ends there: "/x", not "/xy")
+        return self.home + rest[after:]
 
 
 def declared_root(text: str, url: str) -> DeclaredRoot | None:
@@ -120,6 +118,21 @@ def _canonical(text: str) -> str | None:
         if _WORD in rel:
             return html.unescape(found["href"].strip("\"'")).strip(" \t\n\f\r")
     return None
+
+
+def _after_root(path: str, root: str) -> int | None:
+    """Where ``path`` goes on past the ``root`` path it starts with (None: it does not), a run of
+    slashes in it read as one, as a file system reads a path: a macOS preview's canonical
+    ``file:////Users/me/…/preview/x/`` and its images' ``file:///Users/me/…/preview/x.png`` stand
+    under one root (its empty segments are none: _segments)."""
+    at = 0
+    for character in root:
+        if at >= len(path) or path[at] != character:
+            return None
+        at += 1
+        while character == "/" and path[at : at + 1] == "/":
+            at += 1
+    return at
 
 
 def _segments(path: str) -> list[str]:

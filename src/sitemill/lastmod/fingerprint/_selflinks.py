@@ -25,7 +25,10 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from typing import Final
 from urllib.parse import parse_qsl, unquote
+
+_SLASHES: Final = re.compile("/+")
 
 
 @lru_cache(maxsize=1024)
@@ -83,8 +86,9 @@ def _is_root(written: str, root: str) -> bool:
     written = written.lower()
     for scheme in ("https:", "http:", ""):
         if "://" not in root and written.startswith(scheme + "//"):
-            return written[len(scheme) + 2 :] == root
-    return written == root
+            written = written[len(scheme) + 2 :]
+            break
+    return _SLASHES.sub("/", written) == _SLASHES.sub("/", root)  # (a file path's "//" is "/")
 
 
 @lru_cache(maxsize=1024)
