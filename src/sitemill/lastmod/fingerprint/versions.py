@@ -145,7 +145,7 @@ EARLIER_VERSIONS: Final = frozenset({12})
 # (a list page's teaser retitled with the page it lists, by the commit that retitled that page,
 # is the list's own edit, however many lists made it: history.listings.OwnEdits); 22: issue 79
 # (a move of host and base path pairs each removed target with the added one the move made it
-# into, not the one at its place in sorted order: history.targetmoves._paired_by).
+# into, not the one at its place in sorted order: history.targetpairs.paired).
 DATING_RULES: Final = 22
 HTML_SUFFIXES: Final = (".html", ".htm")
 # A page is fingerprinted from at most its first this many bytes, wherever it is read (a
