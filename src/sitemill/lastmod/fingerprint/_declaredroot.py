@@ -67,6 +67,16 @@ class DeclaredRoot(NamedTuple):
             return value  # (the root's path ends there: "/x", not "/xy")
         return self.home + rest[after:]
 
+    def home_path(self) -> str:
+        """The path of the page's URL's root ("" for the host's root)."""
+        found = _HTTP_URL.match(self.home)
+        return "" if found is None else found[3].rstrip("/")
+
+    def shared_root(self) -> str:
+        """The root as a share button's query carries it: its host and path in lower case, an
+        http(s) root without its scheme (fingerprint.selflinks.carries_own_path)."""
+        return (self.host + self.path).lower()
+
 
 def declared_root(text: str, url: str) -> DeclaredRoot | None:
     """The root the canonical of the page ``text`` at ``url`` declares, when on another host

@@ -39,7 +39,7 @@ from __future__ import annotations
 import hashlib
 import re
 from functools import lru_cache
-from typing import TYPE_CHECKING, Final
+from typing import Final, Protocol
 from urllib.parse import quote, unquote
 
 from sitemill.lastmod.fingerprint import _selfdates as selfdates
@@ -49,8 +49,19 @@ from sitemill.lastmod.fingerprint._whitespace import WHITESPACE
 from sitemill.lastmod.fingerprint.targetmarks import MARK_EDGE
 from sitemill.urls import remove_dot_segments
 
-if TYPE_CHECKING:
-    from sitemill.lastmod.fingerprint._declaredroot import DeclaredRoot
+
+class DeclaredRoot(Protocol):
+    """The site's root a page's canonical declares (fingerprint.declaredroot.DeclaredRoot)."""
+
+    def at_home(self, value: str) -> str:
+        """A URL ``value`` under the root, written under the page's URL's root instead."""
+
+    def home_path(self) -> str:
+        """The path of the page's URL's root ("" for the host's root)."""
+
+    def shared_root(self) -> str:
+        """The root as a share button's query carries it (selflinks.carries_own_path)."""
+
 
 _SPACES: Final = re.compile("  +")
 _KINDS: Final = ("H", "I", "S")
@@ -157,8 +168,8 @@ def _is_share_link(
         return True
     if version < 13:
         return False
-    home = "" if root is None else _split(root.home)[2].rstrip("/")
-    declared = "" if root is None else (root.host + root.path).lower()
+    home = "" if root is None else root.home_path()
+    declared = "" if root is None else root.shared_root()
     return selflinks.carries_own_path(
         value, own[len(home) :] if own.startswith(home) else own, declared
     )
