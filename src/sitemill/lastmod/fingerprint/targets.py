@@ -50,7 +50,7 @@ from sitemill.lastmod.fingerprint.targetmarks import MARK_EDGE
 from sitemill.urls import remove_dot_segments
 
 
-class DeclaredRoot(Protocol):
+class SiteRoot(Protocol):
     """The site's root a page's canonical declares (fingerprint.declaredroot.DeclaredRoot)."""
 
     def at_home(self, value: str) -> str:
@@ -67,7 +67,7 @@ _SPACES: Final = re.compile("  +")
 _KINDS: Final = ("H", "I", "S")
 # Marks spelled before, by the page's origin and path (a page's versions, and the pages of
 # one folder, share most): a dict lookup instead of a call. Bounded: cleared when full.
-_SPELLED: dict[tuple[str, str, bool, DeclaredRoot | None], dict[str, str]] = {}
+_SPELLED: dict[tuple[str, str, bool, SiteRoot | None], dict[str, str]] = {}
 _PAGES_REMEMBERED: Final = 1024
 _TARGETS_REMEMBERED: Final = 4096  # (targetmarks.py: a link's target, an image's, a srcset's)
 EMPTY_DESCRIPTION: Final = f"{MARK_EDGE}D{MARK_EDGE}"  # (left out before the white space collapses)
@@ -105,7 +105,7 @@ def _encoded_spaces(value: str) -> str:
     return _SPACE_IN_TARGET.sub(lambda space: quote(space[0]), value)
 
 
-def finish_reduction(text: str, url: str, version: int, root: DeclaredRoot | None = None) -> str:
+def finish_reduction(text: str, url: str, version: int, root: SiteRoot | None = None) -> str:
     """A collapsed reduction (see above), for the page at ``url``, by fingerprint ``version``,
     its targets read at the ``root`` its canonical declares (version 13: declaredroot)."""
     text = selfdates.without_self_dates(text, version)
@@ -158,7 +158,7 @@ def finish_reduction(text: str, url: str, version: int, root: DeclaredRoot | Non
 
 
 def _is_share_link(
-    value: str, origin: str, own: str, version: int, root: DeclaredRoot | None
+    value: str, origin: str, own: str, version: int, root: SiteRoot | None
 ) -> bool:
     """Whether a link's target ``value`` (as written, with a query) on the page whose path is
     spelled ``own`` (on ``origin``) carries the page's own URL in its query, read as a browser
