@@ -18,7 +18,8 @@ from gitutil import clock, commit, make_repo, unix
 from sitemill.git import run as gitrun
 from sitemill.lastmod.fingerprint import reduction
 from sitemill.lastmod.history import _templateedits as templateedits
-from sitemill.lastmod.history._targetmoves import BESIDE_MOVES, rewrites
+from sitemill.lastmod.history._targetmoves import rewrites
+from sitemill.lastmod.history._targetpairs import BESIDE_MOVES
 from sitemill.protocol import Precision, lastmod_from_timestamp
 from treedates import at, built_lastmods, dated
 

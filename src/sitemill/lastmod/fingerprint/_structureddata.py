@@ -67,6 +67,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Final
 
+from sitemill.lastmod.fingerprint._browserurl import browser_read
 from sitemill.lastmod.fingerprint._declaredroot import DeclaredRoot, at_home, declared_root
 from sitemill.lastmod.fingerprint._restated import Said
 from sitemill.lastmod.fingerprint._taggrammar import ATTRS, COMMENT, END, NAME_END
@@ -257,6 +258,11 @@ def _value(node: object, key: str, page: _Page) -> str | None:
 
 
 def _followed(value: str, page: _Page) -> str | None:
-    """A target ``value`` as a link's on ``page`` (None: the page itself), read at the page's
-    own root where it stands at the root its canonical declares (version 13: see above)."""
-    return follow(without_cache_buster(at_home(value, page.root)), page.url)
+    """A target ``value`` as a link's on ``page`` (None: the page itself), read as a browser
+    reads it and at the page's own root where it stands at the root its canonical declares
+    (version 13: see above)."""
+    if page.version >= 13:
+        value = at_home(
+            browser_read(value, page.url.partition(":")[0].lower() or "https"), page.root
+        )
+    return follow(without_cache_buster(value), page.url)

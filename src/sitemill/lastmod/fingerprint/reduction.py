@@ -21,6 +21,7 @@ from sitemill.lastmod.fingerprint import (
 )
 from sitemill.lastmod.fingerprint._articles import HEADING_MARKERS
 from sitemill.lastmod.fingerprint._comments import InCode, join_around_comments
+from sitemill.lastmod.fingerprint._declaredroot import DeclaredRoot, declared_root
 from sitemill.lastmod.fingerprint._regionmarkers import ANY_MARKER, REGION_MARKS
 from sitemill.lastmod.fingerprint._structure import Structure
 from sitemill.lastmod.fingerprint._taggrammar import NOT_TEXT
@@ -57,8 +58,9 @@ def reduce_markup(
     (fingerprint.regionselect); targets spelled as a reader follows them from ``url``
     (fingerprint.targets). ``version``: 12 or 13 (fingerprint.versions)."""
     text = passes_text(data, ignore)
+    root = declared_root(text, url) if version >= 13 and url else None  # (its targets' root)
     first = in_order(text, version) if main else NOT_TEXT.sub(_flat_body, text)
-    return _finished(_rest(first), main=main, url=url, version=version)
+    return _finished(_rest(first), main=main, url=url, version=version, root=root)
 
 
 def passes_text(data: bytes, ignore: tuple[re.Pattern[str], ...] = ()) -> str:
@@ -85,15 +87,16 @@ def marked_region_text(text: str, url: str, version: int, positions: list[int]) 
     return _marked(_rest(in_order(text, version, positions)), main=True, url=url)
 
 
-def _finished(text: str, *, main: bool, url: str, version: int) -> str:
+def _finished(text: str, *, main: bool, url: str, version: int, root: DeclaredRoot | None) -> str:
     """After the passes: its region (fingerprint.regionselect) and targets
-    (fingerprint.targets), a post's neighbours left out (read_neighbours).
+    (fingerprint.targets, read at the ``root`` the page declares), a post's neighbours left
+    out (read_neighbours).
     Links read as no link go before the spaces beside marks (fingerprint.targets)."""
     text = _marked(text, main=main, url=url)
     if main:
         text = regionselect.select(text, descriptions, url, version)
     text = targets.spaced_targets(drop_invisible(text))  # (no reader sees; a target's spaces)
-    return unspace_marks(targets.finish_reduction(collapse_whitespace(text), url, version))
+    return unspace_marks(targets.finish_reduction(collapse_whitespace(text), url, version, root))
 
 
 def _marked(text: str, *, main: bool, url: str) -> str:

@@ -9,6 +9,14 @@
 #   them: a theme that drops a trailing slash or makes its links relative moves no date, nor does
 #   ``#part`` spelled ``/page#part``. Fragments and queries stay (they go elsewhere); other origins,
 #   ``mailto:``, ``data:`` and the like are kept as written.
+# - **Read as a browser reads it, at the root the page declares** (version 13, issue 79): each
+#   target first as the URL parser normalises it (fingerprint.browserurl: a backslash is a slash in
+#   http(s) and file URLs), then, where the page's canonical declares the site's root on another
+#   host (fingerprint.declaredroot: a Windows preview's ``file:///C:\…\preview/``, an export's
+#   ``http://localhost:8089/``), a target under that root read under the page's own; a share
+#   button's query that carries the page's own path at that root, or after no URL's root (a
+#   placeholder a script fills in), is a share button too (fingerprint.selflinks). So a site whose
+#   URLs moved from its host to its preview folder and then to relative links made no edit.
 # - **Self-dates**: "Last updated on <date>", "Last modified <date>", "Page last updated <date>: <a
 #   href=…/commit/…>message</a>" (Docsy), "Last updated: <date>" (Starlight) say when the page
 #   changed: they change with it (or with a repository rename) and are no content.
@@ -31,20 +39,35 @@ from __future__ import annotations
 import hashlib
 import re
 from functools import lru_cache
-from typing import Final
+from typing import Final, Protocol
 from urllib.parse import quote, unquote
 
 from sitemill.lastmod.fingerprint import _selfdates as selfdates
 from sitemill.lastmod.fingerprint import _selflinks as selflinks
+from sitemill.lastmod.fingerprint._browserurl import browser_read, split_at_query
 from sitemill.lastmod.fingerprint._whitespace import WHITESPACE
 from sitemill.lastmod.fingerprint.targetmarks import MARK_EDGE
 from sitemill.urls import remove_dot_segments
+
+
+class SiteRoot(Protocol):
+    """The site's root a page's canonical declares (fingerprint.declaredroot.DeclaredRoot)."""
+
+    def at_home(self, value: str) -> str:
+        """A URL ``value`` under the root, written under the page's URL's root instead."""
+
+    def home_path(self) -> str:
+        """The path of the page's URL's root ("" for the host's root)."""
+
+    def shared_root(self) -> str:
+        """The root as a share button's query carries it (selflinks.carries_own_path)."""
+
 
 _SPACES: Final = re.compile("  +")
 _KINDS: Final = ("H", "I", "S")
 # Marks spelled before, by the page's origin and path (a page's versions, and the pages of
 # one folder, share most): a dict lookup instead of a call. Bounded: cleared when full.
-_SPELLED: dict[tuple[str, str], dict[str, str]] = {}
+_SPELLED: dict[tuple[str, str, bool, SiteRoot | None], dict[str, str]] = {}
 _PAGES_REMEMBERED: Final = 1024
 _TARGETS_REMEMBERED: Final = 4096  # (targetmarks.py: a link's target, an image's, a srcset's)
 EMPTY_DESCRIPTION: Final = f"{MARK_EDGE}D{MARK_EDGE}"  # (left out before the white space collapses)
@@ -82,18 +105,22 @@ def _encoded_spaces(value: str) -> str:
     return _SPACE_IN_TARGET.sub(lambda space: quote(space[0]), value)
 
 
-def finish_reduction(text: str, url: str, version: int) -> str:
-    """A collapsed reduction (see above), for the page at ``url``, by fingerprint ``version``."""
+def finish_reduction(text: str, url: str, version: int, root: SiteRoot | None = None) -> str:
+    """A collapsed reduction (see above), for the page at ``url``, by fingerprint ``version``,
+    its targets read at the ``root`` its canonical declares (version 13: declaredroot)."""
     text = selfdates.without_self_dates(text, version)
     if MARK_EDGE not in text:
         return text
     parts = text.split(MARK_EDGE)  # (marks and text alternate: the marks are at odd places)
     origin, _, page = _split(url)
-    spelled = _SPELLED.get((origin, page))
+    read = version >= 13  # (a target read as a browser reads it, at the declared root)
+    key = (origin, page, read, root if read else None)
+    spelled = _SPELLED.get(key)
     if spelled is None:
         if len(_SPELLED) >= _PAGES_REMEMBERED:
             _SPELLED.clear()
-        spelled = _SPELLED[origin, page] = {}
+        spelled = _SPELLED[key] = {}
+    scheme = origin.partition(":")[0] or "https"
     marks = parts[1::2]
     nowhere: list[int] = []  # (the links that lead nowhere new)
     own = _spelled(page) if url else ""  # (no URL: no page to be)
@@ -106,7 +133,11 @@ def finish_reduction(text: str, url: str, version: int) -> str:
             if found is None:
                 if len(spelled) >= _TARGETS_REMEMBERED:
                     spelled.clear()
-                found = mark[0] + target(mark[1:], origin, page)
+                value = mark[1:]
+                if read:
+                    value = browser_read(value, scheme)
+                    value = value if root is None else root.at_home(value)
+                found = mark[0] + target(value, origin, page)
                 if _SPACE_IN_TARGET.search(found) is not None:
                     found = _encoded_spaces(found)  # (decoded from a %20: the same target)
                 spelled[mark] = found
@@ -116,7 +147,7 @@ def finish_reduction(text: str, url: str, version: int) -> str:
                 and mark[0] == "H"
                 and (
                     selflinks.is_self_link(found[1:], own)
-                    or ("?" in mark and _is_share_link(mark[1:], origin, own))
+                    or ("?" in mark and _is_share_link(mark[1:], origin, own, version, root))
                 )
             ):
                 nowhere.append(index)
@@ -126,11 +157,22 @@ def finish_reduction(text: str, url: str, version: int) -> str:
     return MARK_EDGE.join(parts)
 
 
-def _is_share_link(value: str, origin: str, own: str) -> bool:
+def _is_share_link(
+    value: str, origin: str, own: str, version: int, root: SiteRoot | None
+) -> bool:
     """Whether a link's target ``value`` (as written, with a query) on the page whose path is
     spelled ``own`` (on ``origin``) carries the page's own URL in its query, read as a browser
-    reads it: a share button (fingerprint.selflinks)."""
-    return any(_spelled(path or "/") == own for path in selflinks.shared_paths(value, origin))
+    reads it: a share button (fingerprint.selflinks); from version 13 also at the ``root`` the
+    page declares, or after no URL's root (selflinks.carries_own_path)."""
+    if any(_spelled(path or "/") == own for path in selflinks.shared_paths(value, origin)):
+        return True
+    if version < 13:
+        return False
+    home = "" if root is None else root.home_path()
+    declared = "" if root is None else root.shared_root()
+    return selflinks.carries_own_path(
+        value, own[len(home) :] if own.startswith(home) else own, declared
+    )
 
 
 def follow(value: str, url: str) -> str | None:
@@ -217,12 +259,7 @@ def _split(url: str) -> tuple[str, str, str]:
 def target(value: str, origin: str, page: str) -> str:
     """A link's target ``value`` on the page whose path is ``page`` (on ``origin``) as a
     reader follows it, in one spelling (see above)."""
-    cut = len(value)
-    for sign in "?#":
-        found = value.find(sign)
-        if 0 <= found < cut:
-            cut = found
-    path, suffix = value[:cut], value[cut:]
+    path, suffix = split_at_query(value)
     if path.startswith("//"):
         path = "http:" + path
     if SCHEME.match(path):

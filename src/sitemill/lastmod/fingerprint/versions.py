@@ -71,7 +71,10 @@ from typing import Final
 # a header inside the region by whether the <title> names its <h1>); the window an excerpt
 # is looked for in is counted in the text's letters and digits, not its marked characters
 # (fingerprint.excerpts); a JSON-LD URL at the root the page's own canonical declares on another
-# host is read at the page's own root (fingerprint.declaredroot: an export's host), and a
+# host is read at the page's own root (fingerprint.declaredroot: an export's host), as is every
+# link, image and srcset target, each read as a browser reads it first (a backslash a slash in an
+# http(s) or file URL: fingerprint.browserurl), a share button's query carrying the page's own
+# path at any root a share button (fingerprint.targets, fingerprint.selflinks), and a
 # self-date's label is never read from the last word "page" of the sentence before it
 # (fingerprint.selfdates).
 # Version 11 is no longer computable, its gates (``version >= 12``: structured data that counts
@@ -140,8 +143,10 @@ EARLIER_VERSIONS: Final = frozenset({12})
 # issue 79 (a title recased alone is compared as its parts case-folded, then sorted, so a part
 # that changed place by its letter case alone is RECASED: history.respacing.recased); 21: issue 79
 # (a list page's teaser retitled with the page it lists, by the commit that retitled that page,
-# is the list's own edit, however many lists made it: history.listings.OwnEdits).
-DATING_RULES: Final = 21
+# is the list's own edit, however many lists made it: history.listings.OwnEdits); 22: issue 79
+# (a move of host and base path pairs each removed target with the added one the move made it
+# into, not the one at its place in sorted order: history.targetpairs.paired).
+DATING_RULES: Final = 22
 HTML_SUFFIXES: Final = (".html", ".htm")
 # A page is fingerprinted from at most its first this many bytes, wherever it is read (a
 # tree, a bucket, an old git version), so that one page gives one fingerprint everywhere.

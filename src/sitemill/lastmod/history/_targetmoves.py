@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Final
 from urllib.parse import unquote
 
 from sitemill.lastmod.fingerprint.targets import SCHEME
+from sitemill.lastmod.history._targetpairs import BESIDE_MOVES, shared_ends
+from sitemill.lastmod.history._targetpairs import paired as pairs
 
 # The mark kinds that hold a target: a link's, an image's source, a srcset's first candidate;
 # and a JSON-LD leaf, "path=value" (fingerprint.structureddata: its URLs are targets), whose
@@ -70,7 +72,7 @@ def _named_pairs(
     for kind in TARGET_KINDS:
         gone = [token for token in removed if target_of(token, kind)]
         come = [token for token in added if target_of(token, kind)]
-        paired = _paired(gone, come, move, beside)
+        paired = pairs(gone, come, move, beside)
         if paired is None:
             continue
         names, left = paired
@@ -79,78 +81,6 @@ def _named_pairs(
         out_added = [token for token in out_added if token not in moved]
         out_removed.extend("R" + _MOVED + str(name) for name in names)
     return sorted(set(out_removed)), sorted(out_added)
-
-
-# Targets of one kind that came or went beside those one move moved, at most (_moved_beside).
-BESIDE_MOVES: Final = 8
-_Move = Callable[[str, str], str | None]
-
-
-def _paired(
-    gone: list[str], come: list[str], move: _Move, beside: int
-) -> tuple[set[str], frozenset[str]] | None:
-    """The names of the moves that made the targets ``gone`` (of one kind, sorted) into
-    ``come``, and those of either that no move made (they came or went); None when they are
-    not moves (see rewrites)."""
-    if not gone or not come:
-        return None
-    if len(gone) != len(come):
-        return _moved_beside(gone, come, move, beside)
-    names = {move(old, new) for old, new in zip(gone, come, strict=True)}
-    return None if None in names else ({name for name in names if name is not None}, frozenset())
-
-
-def _moved_beside(
-    gone: list[str], come: list[str], move: _Move, beside: int
-) -> tuple[set[str], frozenset[str]] | None:
-    """One move that made each of the fewer of ``gone`` and ``come`` (sorted) from, or into, one
-    of the others, in their order, and the others, which came or went beside it (at most
-    ``beside``); None when no one move does. A deploy that moved a release in each page's
-    source links (``blob/1.14.1/…`` made ``blob/1.15.0-RC1/…``) and put a link to a new page
-    in the sidebar every page carries made one edit on every page: that move and that link
-    (issue 79, ring's Codox pages). The pair of the first of the fewer is tried from the one
-    that changes least (the shortest part between their common start and end); the others pair
-    in order, each with the first of the rest that one move made."""
-    fewer, more = (gone, come) if len(gone) < len(come) else (come, gone)
-    extra = len(more) - len(fewer)
-    if extra > beside:
-        return None
-
-    def named(mine: str, other: str) -> str | None:
-        return move(mine, other) if fewer is gone else move(other, mine)
-
-    first = fewer[0]
-    for at in sorted(range(extra + 1), key=lambda at: _changed(first, more[at])):
-        name = named(first, more[at])
-        if name is None:
-            continue
-        left = _left_by(name, fewer, more, named)
-        if left is not None:
-            return {name}, frozenset(left)
-    return None
-
-
-def _left_by(name: str, fewer: list[str], more: list[str], move: _Move) -> list[str] | None:
-    """The targets of ``more`` left when each of ``fewer`` pairs, in order, with the first of
-    the rest of ``more`` that ``move`` names ``name``; None when one pairs with none."""
-    left: list[str] = []
-    start, skips = 0, len(more) - len(fewer)
-    for token in fewer:
-        found = next(
-            (at for at in range(start, start + skips + 1) if move(token, more[at]) == name), None
-        )
-        if found is None:
-            return None
-        left += more[start:found]
-        skips -= found - start
-        start = found + 1
-    return left + more[start:]
-
-
-def _changed(old: str, new: str) -> int:
-    """How many characters of ``old`` and ``new`` stand between their common start and end."""
-    start, end = shared_ends(old, new)
-    return len(old) + len(new) - 2 * (start + end)
 
 
 def hosts_moved_alone(moves: tuple[list[str], list[str]]) -> bool:
@@ -331,18 +261,6 @@ def repointed_apart(removed: list[str], added: list[str]) -> tuple[list[str], li
         [token for token in removed if token not in paired],
         [token for token in added if token not in paired],
     )
-
-
-def shared_ends(old: Sequence[object], new: Sequence[object]) -> tuple[int, int]:
-    """How many items ``old`` and ``new`` share at their start, then at their end (never
-    counting an item twice)."""
-    start, limit = 0, min(len(old), len(new))
-    while start < limit and old[start] == new[start]:
-        start += 1
-    end = 0
-    while end < limit - start and old[-1 - end] == new[-1 - end]:
-        end += 1
-    return start, end
 
 
 def _middle(old: str, new: str) -> tuple[str, str]:

@@ -26,9 +26,9 @@ from sitemill.lastmod.history._targetmoves import (
     repointed_apart,
     rewrites,
     self_links,
-    shared_ends,
     target_of,
 )
+from sitemill.lastmod.history._targetpairs import shared_ends
 from sitemill.lastmod.history.datevalues import (
     RESPELLED,
     is_respelled,
