@@ -102,19 +102,57 @@ _SELF_DATE_WORDS_7: Final = re.compile(
 )
 
 
-_SELF_DATE_WORDS_13: Final = re.compile(f"{_CHANGED}|更新")
+# (version 13) A word each self-date holds (in lower case), found at memchr speed: the pattern is
+# tried only at the places up to _REACH characters before one ("this article has been last
+# updated", the longest label before its word; "最后由", "本文由" before a name), never along the
+# whole page (a 100 KB page whose text says "changed" once took six times version 7's reading).
+_KEYS_13: Final = ("updat", "modifi", "edited", "changed", "revised", "更新", "最", "由")
+_CASED_13: Final = ("pdat", "odifi", "dited", "hanged", "evised", "更新", "最", "由")  # (any case)
+_REACH: Final = 32
 
 
 def without_self_dates(text: str, version: int) -> str:
     """A collapsed reduction ``text`` less its self-dates (see above), by fingerprint
     ``version``."""
     if version >= 13:
-        if _SELF_DATE_WORDS_13.search(text.lower()):
-            return _spaced(_SELF_DATE_13.sub(_self_date_13, text), text)
-        return text
+        return _without_13(text)
     if ("ast " in text or "最" in text) and _SELF_DATE_WORDS_7.search(text.lower()):
         return _spaced(_SELF_DATE_7.sub(_self_date_7, text), text)
     return text
+
+
+def _without_13(text: str) -> str:
+    """without_self_dates by version 13: _SELF_DATE_13 read from the places before its words
+    (see _KEYS_13), leftmost first, as a substitution along the text reads it."""
+    if not any(key in text for key in _CASED_13):
+        return text
+    lowered = text.lower()
+    if len(lowered) != len(text):  # (a letter whose lower case is longer: read along the text)
+        return _spaced(_SELF_DATE_13.sub(_self_date_13, text), text)
+    places = sorted(_places(lowered))
+    if not places:
+        return text
+    pieces: list[str] = []
+    done = 0
+    for place in places:
+        for start in range(max(done, place - _REACH), place + 1):
+            found = _SELF_DATE_13.match(text, start)
+            if found is not None and found.end() > start:
+                pieces += (text[done:start], _self_date_13(found))
+                done = found.end()
+                break
+    return _spaced("".join((*pieces, text[done:])), text) if pieces else text
+
+
+def _places(lowered: str) -> list[int]:
+    """Where each of _KEYS_13 stands in ``lowered``."""
+    found: list[int] = []
+    for key in _KEYS_13:
+        at = lowered.find(key)
+        while at >= 0:
+            found.append(at)
+            at = lowered.find(key, at + 1)
+    return found
 
 
 def _spaced(dated: str, text: str) -> str:
