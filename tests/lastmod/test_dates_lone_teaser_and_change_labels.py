@@ -15,37 +15,14 @@ Structure copied from the real themes' built pages, text our own."""
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
-from gitutil import commit, make_repo, unix
-from outputlist import build_from_tree
-from sitemill.config.model import load_config
+from test_dates_on_untuned_themes import T1, T2, Site, dates
+from test_dates_on_untuned_themes import w3c as at
+
 from sitemill.lastmod.fingerprint.digest import EARLIER_VERSIONS, reduce_html
-from sitemill.protocol import Precision, lastmod_from_timestamp
-from sitemill.sinks import MemorySink
 
-BASE = "https://example.org/"
-T1, T2 = "2024-01-10 09:00:00", "2024-02-20 10:00:00"
 PREVIOUS = max(EARLIER_VERSIONS)
-
-Site = dict[str, str]
-
-
-def dates(tmp_path: Path, first: Site, second: Site) -> dict[str, str]:
-    """The sitemap's lastmod of each page after commit 1 (``first``, at T1) and commit 2
-    (``second``, at T2), built from the work tree with git dates."""
-    repo = make_repo(tmp_path / "site")
-    commit(repo, first, T1)
-    commit(repo, second, T2)
-    sink = MemorySink()
-    build_from_tree(load_config({"base_url": BASE, "lastmod": "git"}), repo, sink)
-    text = sink.files["sitemap.xml"].decode()
-    return dict(re.findall(r"<loc>https://example\.org/(.*?)</loc><lastmod>(.*?)</lastmod>", text))
-
-
-def at(when: str) -> str:
-    return lastmod_from_timestamp(unix(when), Precision.DATETIME)
 
 
 # Pelican bootstrap3: a navbar (role=navigation), the content column, a sidebar <aside>.
