@@ -181,3 +181,21 @@ def test_the_same_words_inside_a_sentence_are_the_page_s(tmp_path: Path) -> None
     assert {page: when for page, when in found.items() if page != "ai/"} == {
         page: at(T1) for page in found if page != "ai/"
     }
+
+
+def test_one_article_that_writes_several_posts_is_no_teaser() -> None:
+    # An Eleventy blog page writes its posts whole in one <article>, each under a linked <h2>: a
+    # list of several, read as before (its posts' words count), not as its first post's teaser.
+    def second(words: str) -> str:
+        return (
+            '<h2 class="post-title"><a href="https://example.org/blog/nodes/">Running a node</a>'
+            f"</h2><p>{words}</p>"
+        )
+
+    def listing(words: str) -> bytes:
+        one = teaser("…").replace("</article>", second(words) + "</article>")
+        return bootstrap3("Blog", one).encode()
+
+    before, after = listing("A node keeps the chain."), listing("A node keeps the whole chain.")
+    assert reduce_html(before, url=TAG) != reduce_html(after, url=TAG)
+    assert "chain's blocks" in reduce_html(before, url=TAG)

@@ -120,12 +120,29 @@ def lone_teaser(article: str, url: str, page: str) -> bool:
     teaser (from version 13: see above): its first heading leads to another page of the site
     (as _teaser_link reads it) and the <title> of the marked ``page`` at ``url`` does not name
     that heading's words (a page with no title: none is)."""
-    link = _teaser_link(article, _Article(0, len(article), False, []), _Where(url, False))
-    if link is None:
+    where = _Where(url, False)
+    link = _teaser_link(article, _Article(0, len(article), False, []), where)
+    if link is None or _another_heading_link(article, link[0], where):
         return False
     found = between(page, *TITLE_MARKERS)
     title = letters(unmark(page[found[0] : found[1]])) if found is not None else ""
     return bool(title) and letters(link[1]) not in title
+
+
+def _another_heading_link(article: str, target: str, where: _Where) -> bool:
+    """Whether a heading of ``article`` after its first holds a link to another page of the site
+    than ``target``'s: the article is a list of several (a blog page that writes its posts,
+    each under a linked ``<h2>``, in one ``<article>``), not one teaser."""
+    led = targets.follow(target, where.url)
+    heading = _HEADING_CLOSE.search(article)
+    for found in _TREE.finditer(article, heading.end() if heading else len(article)):
+        if found[1] not in (_HEADLINE, _HEADING):
+            continue
+        close = _HEADING_CLOSE.search(article, found.end())
+        for _, value in _links(article, found.end(), close.start() if close else len(article)):
+            if _another_page(value, where) and targets.follow(value, where.url) != led:
+                return True
+    return False
 
 
 def _spliced(
