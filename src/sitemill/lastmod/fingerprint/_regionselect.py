@@ -56,7 +56,7 @@ from sitemill.lastmod.fingerprint._articles import (
 )
 from sitemill.lastmod.fingerprint._asides import own_note
 from sitemill.lastmod.fingerprint._regionmarkers import ARTICLE_START, REGION_MARKS
-from sitemill.lastmod.fingerprint._teasers import read_teasers
+from sitemill.lastmod.fingerprint._teasers import lone_teaser, read_teasers
 from sitemill.lastmod.fingerprint._titleparts import title_parts
 from sitemill.lastmod.fingerprint.targetmarks import TITLE_END, descriptions
 
@@ -81,7 +81,7 @@ def select(text: str, descriptions: Callable[[str], Iterable[str]], url: str, ve
     narrowed = titledarticle.article_finder(text, url, version)
     region = regionmarkers.region_of(text)
     if region is not None and version >= 13 and _card_region(text, region, url):
-        region = None  # (the page's only article is a card: read as a page without one)
+        region = None  # (the page's only article is a card or a teaser: read as a page without one)
     if region is None:
         kept = without_furniture(text)
         if HEADLINE_START not in kept and titleblock.own_headline(text, version, url):
@@ -116,11 +116,15 @@ def select(text: str, descriptions: Callable[[str], Iterable[str]], url: str, ve
 
 def _card_region(text: str, region: tuple[int, int], url: str) -> bool:
     """Whether the main ``region`` of the marked ``text`` is the page's only article and a card
-    that stands for other pages (from version 13: articles.is_card): none of the page's own
-    text, so the page is read as one without a region."""
-    if text[region[0] - len(ARTICLE_START) : region[0]] != ARTICLE_START:
+    that stands for other pages (from version 13: articles.is_card) or a teaser its <title> does
+    not name (teasers.lone_teaser): none of the page's own text, so the page is read as one
+    without a region."""
+    start = region[0] - len(ARTICLE_START)
+    if text[start : region[0]] != ARTICLE_START:
         return False  # (a <main> or role=main region)
-    return is_card(text[region[0] : region[1]], url)
+    return is_card(text[region[0] : region[1]], url) or lone_teaser(
+        text[start : region[1]], url, text
+    )
 
 
 def _listed(text: str, url: str) -> str:

@@ -17,6 +17,14 @@
 #   teasers are its list.
 # The shape is the evidence: a block that is no article titled by a link to another page (an
 # ``<li>`` with a link, a date, an excerpt) counts whole (its page may be dated later, not earlier).
+# From version 13 (amended, issue 79) a page's only article whose first heading leads to another
+# page of the site is a teaser when the page's ``<title>`` does not name that heading: a list of
+# one. Pelican's bootstrap3 theme lists a tag's one post as one ``<article>`` (no ``<main>``), its
+# ``<h2>`` the link to the post, then the post's date, tags and excerpt; read as the page's own
+# article (its region), the excerpt's truncation mark ("…" for "...") dated 39 tag pages. A post
+# whose ``<h2>`` is its permalink leads to no other page, and a post's ``<title>`` names its
+# headline: each stays its page's own article (fingerprint.regionselect reads the page as one
+# without a region, as it reads a lone card: fingerprint.articles.is_card).
 # From version 9, in a list of articles (two or more, outermost), a teaser may stand for a page on
 # another host too: a site whose absolute links named its old host (a Zola list page before its
 # custom domain was dropped: ``https://rust.azdevs.org/2019-03-27/``) listed teasers that version 8
@@ -39,7 +47,14 @@ from sitemill.lastmod.fingerprint._articles import (
     HEADLINE_START,
 )
 from sitemill.lastmod.fingerprint._headedteasers import read_headed
-from sitemill.lastmod.fingerprint._regionmarkers import ARTICLE_END, ARTICLE_START
+from sitemill.lastmod.fingerprint._regionmarkers import (
+    ARTICLE_END,
+    ARTICLE_START,
+    TITLE_MARKERS,
+    between,
+    unmark,
+)
+from sitemill.lastmod.fingerprint.excerpts import letters
 from sitemill.lastmod.fingerprint.targetmarks import LINK_END_MARK, MARK_EDGE
 
 _ARTICLE, _HEADLINE, _HEADING = ARTICLE_START[1], HEADLINE_START[1], HEADING_START[1]
@@ -98,6 +113,36 @@ def read_teasers(text: str, url: str, *, own: bool = False, page: str = "", vers
             replaced = _replaced(text, article, where, beside=beside)
         replacements.append((article, replaced))
     return text if (spliced := _spliced(text, 0, len(text), replacements)) is None else spliced
+
+
+def lone_teaser(article: str, url: str, page: str) -> bool:
+    """Whether the marked text of a page's only article (``article``, its markers in it) is a
+    teaser (from version 13: see above): its first heading leads to another page of the site
+    (as _teaser_link reads it) and the <title> of the marked ``page`` at ``url`` does not name
+    that heading's words (a page with no title: none is)."""
+    where = _Where(url, False)
+    link = _teaser_link(article, _Article(0, len(article), False, []), where)
+    if link is None or _another_heading_link(article, link[0], where):
+        return False
+    found = between(page, *TITLE_MARKERS)
+    title = letters(unmark(page[found[0] : found[1]])) if found is not None else ""
+    return bool(title) and letters(link[1]) not in title
+
+
+def _another_heading_link(article: str, target: str, where: _Where) -> bool:
+    """Whether a heading of ``article`` after its first holds a link to another page of the site
+    than ``target``'s: the article is a list of several (a blog page that writes its posts,
+    each under a linked ``<h2>``, in one ``<article>``), not one teaser."""
+    led = targets.follow(target, where.url)
+    heading = _HEADING_CLOSE.search(article)
+    for found in _TREE.finditer(article, heading.end() if heading else len(article)):
+        if found[1] not in (_HEADLINE, _HEADING):
+            continue
+        close = _HEADING_CLOSE.search(article, found.end())
+        for _, value in _links(article, found.end(), close.start() if close else len(article)):
+            if _another_page(value, where) and targets.follow(value, where.url) != led:
+                return True
+    return False
 
 
 def _spliced(
