@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Mapping
 
+from sitemill.lastmod.history._blockcensus import ReadWhole, read_blocks
 from sitemill.lastmod.history._editparts import BY_KIND, NO_KIND, census_tokens
 from sitemill.lastmod.history._probes import commit_of, exact_kept, telling
 from sitemill.lastmod.history._stopedits import STAMP_EDIT, TOKENS_AT, Edits, StopEdits
@@ -26,6 +27,7 @@ def by_tokens(
     counts: tuple[dict[int, list[tuple[str, int]]], Counter[int]],
     tokens: Callable[[list[tuple[str, int]]], int],
     tables: StopEdits,
+    whole: ReadWhole | None = None,
 ) -> tuple[list[tuple[str, int]], int]:
     """``chosen`` and the stops of ``named`` whose edit is template by the census of their
     commit's tokens (token_templates: each token made by most of its pages, or of those
@@ -36,7 +38,8 @@ def by_tokens(
     only where an earlier run's state recalled their names without them (``tokens``:
     stopedits.read_tokens). Of those whose edit is one (edits.edit_of: its moves named by the
     move), a page whose exact moves are not the ones most of them made is its own (a repair of
-    its own beside the move)."""
+    its own beside the move). ``whole``: reads pages whole (history.blockcensus: a block's
+    edit counted wherever it stood on each page), None: never."""
     commits, changed = counts
     edits, exact = tables[0], tables[1]
     taken = set(chosen)
@@ -46,7 +49,7 @@ def by_tokens(
             at.setdefault(commit_of(stop, pages), []).append(stop)
     per_commit = Counter(commit_of(stop, pages) for stop in named) if at else Counter[int]()
     counted = [
-        commits[when]
+        (when, commits[when])
         for when, stops in sorted(at.items())
         if len(commits.get(when, ())) >= MIN_SECTION
         and all(stop in edits for stop in commits[when])
@@ -54,13 +57,40 @@ def by_tokens(
     ]
     if not counted:
         return chosen, 0
-    every = [stop for stops in counted for stop in stops]
+    every = [stop for _, stops in counted for stop in stops]
     read = tokens(every)
     found = token_templates(every, pages, tables[TOKENS_AT], changed)
+    for when, stops in counted if whole is not None else ():
+        left = [stop for stop in at[when] if stop not in found]
+        blocks, also = _blocks(left, stops, pages, (tables[TOKENS_AT], changed), whole)
+        found |= blocks
+        read += also
     more = [stop for stops in at.values() for stop in stops if stop in found]
     # (the commit's pages whose edit is one, stops or not)
     kept = exact_kept(more, found, lambda stop: (commit_of(stop, pages), edits.get(stop)), exact)
     return chosen + kept, read
+
+
+def _blocks(
+    left: list[tuple[str, int]],
+    commit: list[tuple[str, int]],
+    pages: Mapping[str, Run],
+    counts: tuple[Edits, Counter[int]],
+    whole: ReadWhole | None,
+) -> tuple[set[tuple[str, int]], int]:
+    """The stops of ``left`` (at one commit, not template by its token census) whose every
+    token most of the commit's pages (``commit``) made, in their region or in their body
+    (history.blockcensus: a block's edit, wherever it stood), and the blobs read."""
+    table, changed = counts
+    if not left or whole is None:
+        return set(), 0
+    unmade = unmade_tokens(commit, pages, table, changed)
+    wanted = {stop: unmade[stop] for stop in left if unmade.get(stop)}
+    region = {stop: tokens_of(stop, table) for stop in commit}
+    bodies, read = read_blocks(wanted, commit, region, whole)
+    if not bodies:
+        return set(), read
+    return token_templates(commit, pages, table, changed, bodies) & set(left), read
 
 
 def token_templates(
@@ -68,6 +98,7 @@ def token_templates(
     pages: Mapping[str, Run],
     tokens: Edits,
     changed: Mapping[int, int],
+    bodies: Mapping[tuple[str, int], frozenset[str]] | None = None,
 ) -> set[tuple[str, int]]:
     """The stops of ``stops`` (every page their commits changed, each named) whose every token
     (editparts.edit_tokens: each word, mark or move the edit took out or put in) is one at
@@ -77,7 +108,25 @@ def token_templates(
     two template edits on one page (a release swapped in the title and the caption beside the
     footer's generator version; the footer's year beside a library's links re-pointed, each
     page its own set) are the template's. A page with a token of its own (a word, its list's order)
-    keeps its edit's date; so does one whose edit is too large to count (editparts.MANY)."""
+    keeps its edit's date; so does one whose edit is too large to count (editparts.MANY).
+    ``bodies``: the tokens pages made in their whole body (history.blockcensus), each counted
+    as made there too, wherever it stood."""
+    return {
+        stop
+        for stop, unmade in unmade_tokens(stops, pages, tokens, changed, bodies).items()
+        if not unmade
+    }
+
+
+def unmade_tokens(
+    stops: list[tuple[str, int]],
+    pages: Mapping[str, Run],
+    tokens: Edits,
+    changed: Mapping[int, int],
+    bodies: Mapping[tuple[str, int], frozenset[str]] | None = None,
+) -> dict[tuple[str, int], frozenset[str]]:
+    """token_templates's count: the tokens of each stop of ``stops`` whose edit could be
+    counted that too few of its commit's pages made (none: a template edit)."""
     counts: Counter[tuple[int, str]] = Counter()
     kinds: Counter[tuple[int, str]] = Counter()
     named: Counter[int] = Counter()
@@ -86,13 +135,17 @@ def token_templates(
         name = tokens.get(stop)
         when = commit_of(stop, pages)
         named[when] += 1
+        body = (bodies or {}).get(stop, frozenset())
         if not name or name == STAMP_EDIT:
+            counts.update((when, token) for token in body)
             continue
         many, found = census_tokens(name)
         kinds.update((when, kind) for kind in {token[:4] for token in found} - {NO_KIND})
         if not many and found:
-            counts.update((when, token) for token in found)
+            counts.update((when, token) for token in body.union(found))
             held[stop] = found
+        else:
+            counts.update((when, token) for token in body)
 
     def made(when: int, token: str) -> bool:
         count = counts[when, token]
@@ -103,9 +156,8 @@ def token_templates(
         )
 
     return {
-        stop
+        stop: frozenset(token for token in found if not made(commit_of(stop, pages), token))
         for stop, found in held.items()
-        if all(made(commit_of(stop, pages), token) for token in found)
     }
 
 
