@@ -140,8 +140,11 @@ EARLIER_VERSIONS: Final = frozenset({12})
 # issue 79 (a title recased alone is compared as its parts case-folded, then sorted, so a part
 # that changed place by its letter case alone is RECASED: history.respacing.recased); 21: issue 79
 # (a list page's teaser retitled with the page it lists, by the commit that retitled that page,
-# is the list's own edit, however many lists made it: history.listings.OwnEdits).
-DATING_RULES: Final = 21
+# is the list's own edit, however many lists made it: history.listings.OwnEdits); 22: issue 79
+# (a block's edit is counted wherever it stood: a page whose tokens most pages did not make in
+# their region, words alone, is judged again with the tokens the commit's pages made in their
+# whole bodies counted too: history.blockcensus).
+DATING_RULES: Final = 22
 HTML_SUFFIXES: Final = (".html", ".htm")
 # A page is fingerprinted from at most its first this many bytes, wherever it is read (a
 # tree, a bucket, an old git version), so that one page gives one fingerprint everywhere.
