@@ -65,7 +65,7 @@ from typing import Final
 
 from sitemill.git.run import GitBatch
 from sitemill.lastmod.fingerprint.digest import HTML_SUFFIXES
-from sitemill.lastmod.history._blockcensus import whole_tokens
+from sitemill.lastmod.history._blockcensus import read_versions
 from sitemill.lastmod.history._commitcensus import commit_census
 from sitemill.lastmod.history._editparts import part_names
 from sitemill.lastmod.history._listings import Listings, OwnEdits
@@ -154,7 +154,7 @@ def follow_template_edits(
     reader = (batch, reduce, stamps, *(naming or (HeldReductions(), None)), site[0])
     name = partial(name_stops, pages=pages, remembered=remembered, reader=reader, edits=tables)
     tokens = partial(read_tokens, pages=pages, reader=reader, edits=tables)
-    whole = partial(whole_tokens, pages=pages, reader=reader)  # (history.blockcensus)
+    whole = (partial(read_versions, pages=pages, reader=reader), site[0])  # (blockcensus)
     own = OwnEdits(site[3], (pages, tables, tokens), changed, (batch, reduce))
     lone = LoneStamps(reader, tables, name, (pages, remembered))  # (stamps on few pages)
     while True:

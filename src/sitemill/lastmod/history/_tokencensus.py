@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Mapping
 
-from sitemill.lastmod.history._blockcensus import ReadWhole, read_blocks
+from sitemill.lastmod.history._blockcensus import ReadVersions, read_blocks
 from sitemill.lastmod.history._editparts import BY_KIND, NO_KIND, census_tokens
 from sitemill.lastmod.history._probes import commit_of, exact_kept, telling
 from sitemill.lastmod.history._stopedits import STAMP_EDIT, TOKENS_AT, Edits, StopEdits
@@ -27,7 +27,7 @@ def by_tokens(
     counts: tuple[dict[int, list[tuple[str, int]]], Counter[int]],
     tokens: Callable[[list[tuple[str, int]]], int],
     tables: StopEdits,
-    whole: ReadWhole | None = None,
+    whole: tuple[ReadVersions, str] | None = None,
 ) -> tuple[list[tuple[str, int]], int]:
     """``chosen`` and the stops of ``named`` whose edit is template by the census of their
     commit's tokens (token_templates: each token made by most of its pages, or of those
@@ -38,8 +38,8 @@ def by_tokens(
     only where an earlier run's state recalled their names without them (``tokens``:
     stopedits.read_tokens). Of those whose edit is one (edits.edit_of: its moves named by the
     move), a page whose exact moves are not the ones most of them made is its own (a repair of
-    its own beside the move). ``whole``: reads pages whole (history.blockcensus: a block's
-    edit counted wherever it stood on each page), None: never."""
+    its own beside the move). ``whole``: reads pages' versions, whole or not, and the base URL
+    (history.blockcensus: a block's edit counted wherever it stood on each page); None: never."""
     commits, changed = counts
     edits, exact = tables[0], tables[1]
     taken = set(chosen)
@@ -76,21 +76,19 @@ def _blocks(
     commit: list[tuple[str, int]],
     pages: Mapping[str, Run],
     counts: tuple[Edits, Counter[int]],
-    whole: ReadWhole | None,
+    whole: tuple[ReadVersions, str] | None,
 ) -> tuple[set[tuple[str, int]], int]:
-    """The stops of ``left`` (at one commit, not template by its token census) whose every
-    token most of the commit's pages (``commit``) made, in their region or in their body
-    (history.blockcensus: a block's edit, wherever it stood), and the blobs read."""
+    """The stops of ``left`` (at one commit, not template by its token census) that made no
+    edit of their own beside the blocks most of the commit's pages (``commit``) took out or put
+    in, in their region or in their body (history.blockcensus: a block's edit, wherever it
+    stood), and the blobs read."""
     table, changed = counts
     if not left or whole is None:
         return set(), 0
     unmade = unmade_tokens(commit, pages, table, changed)
     wanted = {stop: unmade[stop] for stop in left if unmade.get(stop)}
     region = {stop: tokens_of(stop, table) for stop in commit}
-    bodies, read = read_blocks(wanted, commit, region, whole)
-    if not bodies:
-        return set(), read
-    return token_templates(commit, pages, table, changed, bodies) & set(left), read
+    return read_blocks(wanted, commit, region, whole)
 
 
 def token_templates(
@@ -98,7 +96,6 @@ def token_templates(
     pages: Mapping[str, Run],
     tokens: Edits,
     changed: Mapping[int, int],
-    bodies: Mapping[tuple[str, int], frozenset[str]] | None = None,
 ) -> set[tuple[str, int]]:
     """The stops of ``stops`` (every page their commits changed, each named) whose every token
     (editparts.edit_tokens: each word, mark or move the edit took out or put in) is one at
@@ -108,13 +105,9 @@ def token_templates(
     two template edits on one page (a release swapped in the title and the caption beside the
     footer's generator version; the footer's year beside a library's links re-pointed, each
     page its own set) are the template's. A page with a token of its own (a word, its list's order)
-    keeps its edit's date; so does one whose edit is too large to count (editparts.MANY).
-    ``bodies``: the tokens pages made in their whole body (history.blockcensus), each counted
-    as made there too, wherever it stood."""
+    keeps its edit's date; so does one whose edit is too large to count (editparts.MANY)."""
     return {
-        stop
-        for stop, unmade in unmade_tokens(stops, pages, tokens, changed, bodies).items()
-        if not unmade
+        stop for stop, unmade in unmade_tokens(stops, pages, tokens, changed).items() if not unmade
     }
 
 
@@ -123,7 +116,6 @@ def unmade_tokens(
     pages: Mapping[str, Run],
     tokens: Edits,
     changed: Mapping[int, int],
-    bodies: Mapping[tuple[str, int], frozenset[str]] | None = None,
 ) -> dict[tuple[str, int], frozenset[str]]:
     """token_templates's count: the tokens of each stop of ``stops`` whose edit could be
     counted that too few of its commit's pages made (none: a template edit)."""
@@ -135,17 +127,13 @@ def unmade_tokens(
         name = tokens.get(stop)
         when = commit_of(stop, pages)
         named[when] += 1
-        body = (bodies or {}).get(stop, frozenset())
         if not name or name == STAMP_EDIT:
-            counts.update((when, token) for token in body)
             continue
         many, found = census_tokens(name)
         kinds.update((when, kind) for kind in {token[:4] for token in found} - {NO_KIND})
         if not many and found:
-            counts.update((when, token) for token in body.union(found))
+            counts.update((when, token) for token in found)
             held[stop] = found
-        else:
-            counts.update((when, token) for token in body)
 
     def made(when: int, token: str) -> bool:
         count = counts[when, token]
