@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from sitemill.lastmod.history._blockcensus import PROBE, ReadWhole, Tokens, read_blocks
+from sitemill.lastmod.history._blockcensus import PROBE, ReadVersions, Reduced, read_blocks
 from treedates import at, dated
 
 Build = dict[str, str]
@@ -23,10 +23,10 @@ def sidebar(contact: str) -> str:
     )
 
 
-def publii(site: str, contact: str, *, own: str = "") -> Build:
+def publii(site: str, contact: str, *, own: str = "", about: str = "") -> Build:
     """Nine posts (their article the region) and three list pages of three teasers each (no
     region), every page titled with ``site`` and holding the ``contact`` sidebar; ``own``:
-    words the second list page says of its own."""
+    words the second list page says of its own, ``about``: a paragraph of its own there."""
     pages = {}
     for n, slug in enumerate(POSTS):
         body = (
@@ -41,7 +41,7 @@ def publii(site: str, contact: str, *, own: str = "") -> Build:
             f'<div class="teaser"><h3><a href="/{slug}/">Post {3 * n + k}</a></h3></div>'
             for k, slug in enumerate(POSTS[3 * n : 3 * n + 3])
         )
-        said = f"<p>{own}</p>" if own and n == 1 else ""
+        said = f"<p>{own}</p><p>{about}</p>" if n == 1 else ""
         body = f'<div id="main"><h2>Recent posts</h2>{teasers}{said}</div>{sidebar(contact)}'
         pages[path] = f"<html><head><title>{site}</title></head><body>{body}</body></html>\n"
     return pages
@@ -70,28 +70,52 @@ def test_a_list_page_with_words_of_its_own_beside_the_block_keeps_the_commit(
     assert found[""] == found["page/3"] == at(0), found
 
 
-def test_pages_are_read_whole_only_where_the_first_ones_show_the_block() -> None:
-    # Twelve pages of a commit: a stop's words left unmade ("a", "b") are read in the bodies
-    # of PROBE of the others first; all of them only where each of those made them.
-    commit = [(f"p{n}.html", 1) for n in range(12)]
-    asked: list[list[tuple[str, int]]] = []
+def test_a_block_of_its_own_whose_words_every_sidebar_changed_too_dates_the_page(
+    tmp_path: Path,
+) -> None:
+    # The author renamed in every page's sidebar and in the second list page's own paragraph:
+    # the same word taken out on every page, but that paragraph is a block no other page
+    # changed (reedlin2002-hexo's about page).
+    def site(name: str, later: bool) -> Build:
+        contact = f"Written by {name} at the lab, Montreal; write to me there."
+        about = f"Hi, I am {name} and these are my talks and my notes."
+        return publii("Lab - Blog" if later else "Blog", contact, about=about)
 
-    def whole(made: frozenset[str]) -> ReadWhole:
-        def read(stops: list[tuple[str, int]]) -> tuple[Tokens, int]:
-            asked.append(stops)
-            return {stop: made for stop in stops}, 2 * len(stops)
+    found = dated(tmp_path, [site("Jerry Lin", False), site("Lin", True)])
+    assert found["page/2"] == at(1), found
+    assert found[""] == found["page/3"] == at(0), found
+
+
+def test_pages_are_read_whole_only_where_the_first_ones_show_the_block() -> None:
+    # Twelve pages of a commit; a stop (no region) whose sidebar block was rewritten: its
+    # block is looked for in the bodies of PROBE of the others first, in all of them only
+    # where each of those rewrote it alike.
+    old, new = "Write to me at the old address, Montreal.", "Write to me at the new one, Quebec."
+    commit = [(f"p{n}.html", 1) for n in range(12)]
+    asked: list[tuple[int, bool]] = []
+
+    def reads(sidebar: str) -> ReadVersions:
+        def read(stops: list[tuple[str, int]], whole: bool) -> tuple[Reduced, int]:
+            asked.append((len(stops), whole))
+            post = "Post\x01T\x01What the post says about timers.\x01"
+            versions = (
+                (post + sidebar, post + old) if whole else ("L\x01T\x01" + new, "L\x01T\x01" + old)
+            )
+            return {stop: versions for stop in stops}, 2 * len(stops)
 
         return read
 
-    left = {commit[0]: frozenset({"0000" + "0" + "a" * 11, "0000" + "0" + "b" * 11})}
-    region: Tokens = {stop: frozenset() for stop in commit}
-    found, read = read_blocks(left, commit, region, whole(frozenset({"x"})))
-    assert found == {} and read == 2 * PROBE and [len(stops) for stops in asked] == [PROBE]
+    left = {commit[0]: frozenset({"0000" + "0" + "a" * 11})}
+    region = {stop: frozenset[str]() for stop in commit}
+    found, read = read_blocks(
+        left, commit, region, (reads("Another block, of this page's own."), "")
+    )
+    assert found == set() and read == 2 + 2 * PROBE and asked == [(1, False), (PROBE, True)]
     asked.clear()
-    found, read = read_blocks(left, commit, region, whole(left[commit[0]]))
-    assert set(found) == set(commit) and read == 2 * len(commit)
-    assert [len(stops) for stops in asked] == [PROBE, len(commit) - PROBE]
+    found, read = read_blocks(left, commit, region, (reads(new), ""))
+    assert found == {commit[0]} and read == 2 + 2 * len(commit)
+    assert asked == [(1, False), (PROBE, True), (len(commit) - PROBE, True)]
     # Another site's move left unmade is no block: nothing is read.
     asked.clear()
     moved = {commit[0]: frozenset({"abcd" + "1" + "c" * 11})}
-    assert read_blocks(moved, commit, region, whole(frozenset())) == ({}, 0) and not asked
+    assert read_blocks(moved, commit, region, (reads(new), "")) == (set(), 0) and not asked

@@ -28,7 +28,7 @@ def by_tokens(
     tokens: Callable[[list[tuple[str, int]]], int],
     tables: StopEdits,
     whole: tuple[ReadVersions, str] | None = None,
-) -> tuple[list[tuple[str, int]], int]:
+) -> tuple[list[tuple[str, int]], set[tuple[str, int]], int]:
     """``chosen`` and the stops of ``named`` whose edit is template by the census of their
     commit's tokens (token_templates: each token made by most of its pages, or of those
     of its kind), and the blobs read. Counted where at least MIN_SECTION pages stop at a commit,
@@ -39,7 +39,9 @@ def by_tokens(
     stopedits.read_tokens). Of those whose edit is one (edits.edit_of: its moves named by the
     move), a page whose exact moves are not the ones most of them made is its own (a repair of
     its own beside the move). ``whole``: reads pages' versions, whole or not, and the base URL
-    (history.blockcensus: a block's edit counted wherever it stood on each page); None: never."""
+    (history.blockcensus: a block's edit counted wherever it stood on each page); None: never.
+    Also returned apart: the stops judged so, by their blocks (their edit's name may be another
+    page's whose blocks are its own: it is judged template nowhere else)."""
     commits, changed = counts
     edits, exact = tables[0], tables[1]
     taken = set(chosen)
@@ -55,8 +57,9 @@ def by_tokens(
         and all(stop in edits for stop in commits[when])
         and per_commit[when] >= MIN_SECTION
     ]
+    blocked: set[tuple[str, int]] = set()
     if not counted:
-        return chosen, 0
+        return chosen, blocked, 0
     every = [stop for _, stops in counted for stop in stops]
     read = tokens(every)
     found = token_templates(every, pages, tables[TOKENS_AT], changed)
@@ -64,11 +67,12 @@ def by_tokens(
         left = [stop for stop in at[when] if stop not in found]
         blocks, also = _blocks(left, stops, pages, (tables[TOKENS_AT], changed), whole)
         found |= blocks
+        blocked |= blocks
         read += also
     more = [stop for stops in at.values() for stop in stops if stop in found]
     # (the commit's pages whose edit is one, stops or not)
     kept = exact_kept(more, found, lambda stop: (commit_of(stop, pages), edits.get(stop)), exact)
-    return chosen + kept, read
+    return chosen + kept, blocked & set(kept), read
 
 
 def _blocks(
