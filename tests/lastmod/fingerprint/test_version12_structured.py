@@ -110,3 +110,22 @@ def test_a_node_named_otherwise_or_with_an_address_still_counts() -> None:
     assert "itemListElement.position=3" in leaves(page(crumbs(away)))
     top = {"@context": "https://schema.org", "@type": "Thing", "name": "Charts", "sku": "c-1"}
     assert leaves(page(top)) == ["sku=c-1"]
+
+
+def test_a_name_that_is_the_title_in_another_order_restates_it() -> None:
+    # A Publii home page: its Organization node's name is its <title>, which the reduction
+    # reads as its parts in sorted order ("Blog | Lab"); from version 13 (amended) the name
+    # restates the title whatever its parts' order, as the title itself does.
+    def page(name: str) -> bytes:
+        node = {"@context": "http://schema.org", "@type": "Organization", "name": name}
+        return (
+            "<html><head><title>Lab - Blog</title>"
+            f'<script type="application/ld+json">{json.dumps(node)}</script></head>'
+            "<body><main><p>Posts of the lab.</p></main></body></html>"
+        ).encode()
+
+    url = "https://example.org/"
+    assert "Lab - Blog" not in reduce_html(page("Lab - Blog"), url=url)
+    assert "Blog - Lab" not in reduce_html(page("Blog - Lab"), url=url)
+    assert "Lab - Workshop" in reduce_html(page("Lab - Workshop"), url=url)
+    assert "Lab - Blog" in reduce_html(page("Lab - Blog"), url=url, version=12)

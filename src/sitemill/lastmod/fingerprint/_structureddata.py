@@ -48,7 +48,11 @@
 # From version 13 (issue 79), a URL at the site's root that the page's own canonical declares on
 # another host (fingerprint.declaredroot: a Ghost export's ``http://localhost:8089``) is read at the
 # page's own root: the page itself and the site's other pages, whichever host the page was written
-# for. A move of the site's host is one edit, wherever it stands.
+# for. A move of the site's host is one edit, wherever it stands. And (amended, issue 79: block98)
+# a text value that is the page's title with its parts in another order restates it as the title
+# itself does: the fingerprint reads a title as its parts, not their order (fingerprint.titleparts:
+# a Publii home page's Organization ``name`` "Lab - Blog" beside its ``<title>`` "Lab - Blog",
+# which the reduction reads as "Blog | Lab").
 #
 # What most pages of a site share (the WebSite and Organization nodes, the publisher's logo) is the
 # template's in a git history as any block most pages carry is: an edit of those leaves made on
@@ -71,6 +75,7 @@ from sitemill.lastmod.fingerprint._browserurl import browser_read
 from sitemill.lastmod.fingerprint._declaredroot import DeclaredRoot, at_home, declared_root
 from sitemill.lastmod.fingerprint._restated import Said
 from sitemill.lastmod.fingerprint._taggrammar import ATTRS, COMMENT, END, NAME_END
+from sitemill.lastmod.fingerprint._titleparts import title_parts
 from sitemill.lastmod.fingerprint.targetmarks import (
     MARK_EDGE,
     attribute_value,
@@ -209,7 +214,9 @@ def _restated(value: str, key: str, page: _Page, said: Said) -> bool:
     page says, or (version 12) a value its text determines; types and targets never are."""
     if key in _MEASURED_KEYS:  # (version 12)
         return True
-    return key not in ("@type", "@id") and not _URL.match(value) and said.restates(value)
+    if key in ("@type", "@id") or _URL.match(value):
+        return False
+    return said.restates(value) or (page.version >= 13 and said.titles(title_parts(value)))
 
 
 def _names_a_page(node: dict[str, object], page: _Page, *, inside: bool) -> bool:

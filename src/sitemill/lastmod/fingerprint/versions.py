@@ -145,8 +145,11 @@ EARLIER_VERSIONS: Final = frozenset({12})
 # (a list page's teaser retitled with the page it lists, by the commit that retitled that page,
 # is the list's own edit, however many lists made it: history.listings.OwnEdits); 22: issue 79
 # (a move of host and base path pairs each removed target with the added one the move made it
-# into, not the one at its place in sorted order: history.targetpairs.paired).
-DATING_RULES: Final = 22
+# into, not the one at its place in sorted order: history.targetpairs.paired); 23: issue 79
+# (a block's edit is counted wherever it stood: a page whose tokens most pages did not make in
+# their region, words alone, is judged again with the tokens the commit's pages made in their
+# whole bodies counted too: history.blockcensus).
+DATING_RULES: Final = 23
 HTML_SUFFIXES: Final = (".html", ".htm")
 # A page is fingerprinted from at most its first this many bytes, wherever it is read (a
 # tree, a bucket, an old git version), so that one page gives one fingerprint everywhere.

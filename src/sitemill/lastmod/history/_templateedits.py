@@ -65,6 +65,7 @@ from typing import Final
 
 from sitemill.git.run import GitBatch
 from sitemill.lastmod.fingerprint.digest import HTML_SUFFIXES
+from sitemill.lastmod.history._blockcensus import read_versions
 from sitemill.lastmod.history._commitcensus import commit_census
 from sitemill.lastmod.history._editparts import part_names
 from sitemill.lastmod.history._listings import Listings, OwnEdits
@@ -153,6 +154,7 @@ def follow_template_edits(
     reader = (batch, reduce, stamps, *(naming or (HeldReductions(), None)), site[0])
     name = partial(name_stops, pages=pages, remembered=remembered, reader=reader, edits=tables)
     tokens = partial(read_tokens, pages=pages, reader=reader, edits=tables)
+    whole = (partial(read_versions, pages=pages, reader=reader), site[0])  # (blockcensus)
     own = OwnEdits(site[3], (pages, tables, tokens), changed, (batch, reduce))
     lone = LoneStamps(reader, tables, name, (pages, remembered))  # (stamps on few pages)
     while True:
@@ -164,14 +166,18 @@ def follow_template_edits(
         named = [(path, end) for path, end in stops if edits.get((path, end)) is not None]
         chosen = _templates(named, pages, (sections, changed), tables)
         chosen, more = _by_commits(named, chosen, pages, (commits, sections, changed), name, tables)
-        chosen, most = by_tokens(named, chosen, pages, (commits, changed), tokens, tables)
+        chosen, blocked, most = by_tokens(
+            named, chosen, pages, (commits, changed), tokens, tables, whole
+        )
         read += more + most
         judged = set(chosen)  # (and the others by the census of their section: sectioncensus)
         counted, more = census_templates(
             [stop for stop in every if stop not in judged], pages, census, name, (edits, exact)
         )
         counted = counted + lone.stamped(every)  # (stamps on however few pages)
-        late, most = known_edits(every, chosen + counted, pages, (known, name), tables)
+        judged_edits = [stop for stop in chosen if stop not in blocked] + counted
+        late, most = known_edits(every, judged_edits, pages, (known, name), tables)
+        late = [stop for stop in late if stop not in blocked]  # (blockcensus: by its blocks)
         read, counted = read + more + most, counted + late
         template = own.kept(chosen + counted)  # (listings)
         carried, rounds = _this_round(template, pages, (tables, changed), rounds)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Mapping
 
+from sitemill.lastmod.history._blockcensus import ReadVersions, read_blocks
 from sitemill.lastmod.history._editparts import BY_KIND, NO_KIND, census_tokens
 from sitemill.lastmod.history._probes import commit_of, exact_kept, telling
 from sitemill.lastmod.history._stopedits import STAMP_EDIT, TOKENS_AT, Edits, StopEdits
@@ -26,7 +27,8 @@ def by_tokens(
     counts: tuple[dict[int, list[tuple[str, int]]], Counter[int]],
     tokens: Callable[[list[tuple[str, int]]], int],
     tables: StopEdits,
-) -> tuple[list[tuple[str, int]], int]:
+    whole: tuple[ReadVersions, str] | None = None,
+) -> tuple[list[tuple[str, int]], set[tuple[str, int]], int]:
     """``chosen`` and the stops of ``named`` whose edit is template by the census of their
     commit's tokens (token_templates: each token made by most of its pages, or of those
     of its kind), and the blobs read. Counted where at least MIN_SECTION pages stop at a commit,
@@ -36,7 +38,10 @@ def by_tokens(
     only where an earlier run's state recalled their names without them (``tokens``:
     stopedits.read_tokens). Of those whose edit is one (edits.edit_of: its moves named by the
     move), a page whose exact moves are not the ones most of them made is its own (a repair of
-    its own beside the move)."""
+    its own beside the move). ``whole``: reads pages' versions, whole or not, and the base URL
+    (history.blockcensus: a block's edit counted wherever it stood on each page); None: never.
+    Also returned apart: the stops judged so, by their blocks (their edit's name may be another
+    page's whose blocks are its own: it is judged template nowhere else)."""
     commits, changed = counts
     edits, exact = tables[0], tables[1]
     taken = set(chosen)
@@ -46,21 +51,48 @@ def by_tokens(
             at.setdefault(commit_of(stop, pages), []).append(stop)
     per_commit = Counter(commit_of(stop, pages) for stop in named) if at else Counter[int]()
     counted = [
-        commits[when]
+        (when, commits[when])
         for when, stops in sorted(at.items())
         if len(commits.get(when, ())) >= MIN_SECTION
         and all(stop in edits for stop in commits[when])
         and per_commit[when] >= MIN_SECTION
     ]
+    blocked: set[tuple[str, int]] = set()
     if not counted:
-        return chosen, 0
-    every = [stop for stops in counted for stop in stops]
+        return chosen, blocked, 0
+    every = [stop for _, stops in counted for stop in stops]
     read = tokens(every)
     found = token_templates(every, pages, tables[TOKENS_AT], changed)
+    for when, stops in counted if whole is not None else ():
+        left = [stop for stop in at[when] if stop not in found]
+        blocks, also = _blocks(left, stops, pages, (tables[TOKENS_AT], changed), whole)
+        found |= blocks
+        blocked |= blocks
+        read += also
     more = [stop for stops in at.values() for stop in stops if stop in found]
     # (the commit's pages whose edit is one, stops or not)
     kept = exact_kept(more, found, lambda stop: (commit_of(stop, pages), edits.get(stop)), exact)
-    return chosen + kept, read
+    return chosen + kept, blocked & set(kept), read
+
+
+def _blocks(
+    left: list[tuple[str, int]],
+    commit: list[tuple[str, int]],
+    pages: Mapping[str, Run],
+    counts: tuple[Edits, Counter[int]],
+    whole: tuple[ReadVersions, str] | None,
+) -> tuple[set[tuple[str, int]], int]:
+    """The stops of ``left`` (at one commit, not template by its token census) that made no
+    edit of their own beside the blocks most of the commit's pages (``commit``) took out or put
+    in, in their region or in their body (history.blockcensus: a block's edit, wherever it
+    stood), and the blobs read."""
+    table, changed = counts
+    if not left or whole is None:
+        return set(), 0
+    unmade = unmade_tokens(commit, pages, table, changed)
+    wanted = {stop: unmade[stop] for stop in left if unmade.get(stop)}
+    region = {stop: tokens_of(stop, table) for stop in commit}
+    return read_blocks(wanted, commit, region, whole)
 
 
 def token_templates(
@@ -78,6 +110,19 @@ def token_templates(
     footer's generator version; the footer's year beside a library's links re-pointed, each
     page its own set) are the template's. A page with a token of its own (a word, its list's order)
     keeps its edit's date; so does one whose edit is too large to count (editparts.MANY)."""
+    return {
+        stop for stop, unmade in unmade_tokens(stops, pages, tokens, changed).items() if not unmade
+    }
+
+
+def unmade_tokens(
+    stops: list[tuple[str, int]],
+    pages: Mapping[str, Run],
+    tokens: Edits,
+    changed: Mapping[int, int],
+) -> dict[tuple[str, int], frozenset[str]]:
+    """token_templates's count: the tokens of each stop of ``stops`` whose edit could be
+    counted that too few of its commit's pages made (none: a template edit)."""
     counts: Counter[tuple[int, str]] = Counter()
     kinds: Counter[tuple[int, str]] = Counter()
     named: Counter[int] = Counter()
@@ -103,9 +148,8 @@ def token_templates(
         )
 
     return {
-        stop
+        stop: frozenset(token for token in found if not made(commit_of(stop, pages), token))
         for stop, found in held.items()
-        if all(made(commit_of(stop, pages), token) for token in found)
     }
 
 
