@@ -11,12 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sitemill.lastmod.history._dateforms import day_forms
-from sitemill.lastmod.history.stamps import (
-    CommitFacts,
-    commit_stamps_of,
-    is_stamp_edit,
-    stamp_pattern,
-)
+from sitemill.lastmod.history.stamps import CommitFacts, commit_stamps_of, stamp_pattern
+from stampedit import is_stamp_edit
 
 SHA = "47bff05a4d2f071e1163c02c98d7d39739d82167"
 LETTERED = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4"  # (a hash that starts with a letter)

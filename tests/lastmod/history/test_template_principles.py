@@ -13,8 +13,9 @@ import pytest
 from gitutil import commit, git, make_repo, unix, write
 from sitemill.lastmod.history import stamps
 from sitemill.lastmod.history.edits import edit_of, exact_of
-from sitemill.lastmod.history.stamps import CommitFacts, is_stamp_edit, stamp_pattern
+from sitemill.lastmod.history.stamps import CommitFacts, stamp_pattern
 from sitemill.protocol import Precision, lastmod_from_timestamp
+from stampedit import is_stamp_edit
 from treedates import built_lastmods
 
 BASE = "https://example.org/"

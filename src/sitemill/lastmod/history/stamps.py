@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta, timezone
 from typing import TYPE_CHECKING, Final
 
-from sitemill.lastmod.history._commonends import CONTEXT, common_ends, common_length, differing
+from sitemill.lastmod.history._commonends import CONTEXT, common_ends, common_length
 from sitemill.lastmod.history._dateforms import MONTHS, date_expressions, day_forms, read_days
 
 if TYPE_CHECKING:  # (a bucket's deploy edits use the stamps without git)
@@ -226,8 +226,8 @@ def _next_name(text: str, where: tuple[int, int], stamps: Stamps) -> tuple[int, 
 
 def _next_placeholder(text: str, where: tuple[int, int], stamps: Stamps) -> tuple[int, int] | None:
     """The first placeholder in ``text`` between ``where``'s two places: one that stood there
-    already is a stamp as one put there is (is_stamp_edit compares the texts with their stamps
-    replaced)."""
+    already is a stamp as one put there is (as the two texts read with their stamps replaced by
+    it)."""
     found = text.find(_PLACEHOLDER, *where)
     return None if found < 0 else (found, found + 1)
 
@@ -251,21 +251,6 @@ def _hash_form(sha: str) -> str:
     """A commit's hash, whole or shortened to no fewer than _SHORT_HASH digits."""
     lengths = range(len(sha), _SHORT_HASH - 1, -1)
     return r"(?<![0-9a-fA-F])(?:" + "|".join(sha[:n] for n in lengths) + r")(?![0-9a-fA-F])"
-
-
-def is_stamp_edit(
-    newer: str,
-    older: str,
-    newer_stamps: re.Pattern[str] | Stamps | None,
-    older_stamps: re.Pattern[str] | Stamps,
-) -> bool:
-    """Whether reduction ``older`` became ``newer`` by taking out stamps of the older commit
-    (``older_stamps``) and putting in stamps of the newer one, and nothing else."""
-    if newer_stamps is None or newer == older:
-        return False
-    newer, older = differing(newer, older)
-    unstamped = newer_stamps.sub(_PLACEHOLDER, newer)
-    return unstamped == older_stamps.sub(_PLACEHOLDER, older) and _PLACEHOLDER in unstamped
 
 
 def stamps_alone(newer: str, older: str, new: Stamps, old: Stamps) -> bool:
@@ -374,8 +359,8 @@ class CommitStamps:
         return stamps is not None and next(_stamp_spans(text, stamps), None) is not None
 
     def is_stamp_edit(self, newer: str, older: str, times: tuple[int, int]) -> bool:
-        """is_stamp_edit for reduction ``older`` of the commit at ``times[1]`` and ``newer``
-        of the one at ``times[0]``, read where they differ (stamps_alone)."""
+        """Whether reduction ``older`` of the commit at ``times[1]`` became ``newer`` of the one
+        at ``times[0]`` by stamps alone, read where they differ (stamps_alone)."""
         if newer == older:
             return False
         new, old = self.stamps(times[0]), self.stamps(times[1])
