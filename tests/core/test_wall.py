@@ -36,7 +36,7 @@ SECRET_CONFIG = (
     f"[http]\n\textraheader = AUTHORIZATION: basic {SECRET}\n"
     "User-agent: *\nDisallow: /\n"  # were it read as robots.txt, nothing would be listed
 )
-DEADLINE = 20  # seconds: far more than any of these takes; a hang fails instead of blocking CI
+DEADLINE = 600  # seconds: only a hang reaches it (at load 50, 20 s failed one-second builds)
 
 
 def sitemill(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
