@@ -73,7 +73,9 @@ from typing import Final
 # (fingerprint.excerpts); a JSON-LD URL at the root the page's own canonical declares on another
 # host is read at the page's own root (fingerprint.declaredroot: an export's host), and a
 # self-date's label is never read from the last word "page" of the sentence before it
-# (fingerprint.selfdates).
+# (fingerprint.selfdates), and a placeholder link (an <a> with no href) whose text holds no
+# letter or digit is left out with its text, as a link to the page itself is (a pager's
+# disabled "««": fingerprint.targetmarks.without_placeholder_glyphs).
 # Version 11 is no longer computable, its gates (``version >= 12``: structured data that counts
 # or places the page itself) gone.
 FINGERPRINT_VERSION: Final = 13
@@ -140,8 +142,12 @@ EARLIER_VERSIONS: Final = frozenset({12})
 # issue 79 (a title recased alone is compared as its parts case-folded, then sorted, so a part
 # that changed place by its letter case alone is RECASED: history.respacing.recased); 21: issue 79
 # (a list page's teaser retitled with the page it lists, by the commit that retitled that page,
-# is the list's own edit, however many lists made it: history.listings.OwnEdits).
-DATING_RULES: Final = 21
+# is the list's own edit, however many lists made it: history.listings.OwnEdits); 22: issue 79
+# (a part of links to the site's pages taken out or put in whole is named by its kind, a post's
+# pager taken out of most pages of a commit being the template's: history.edits.links_by_kind;
+# a page's exact moves are its own only where no other page of its commit made them too:
+# history.probes.exact_shared).
+DATING_RULES: Final = 22
 HTML_SUFFIXES: Final = (".html", ".htm")
 # A page is fingerprinted from at most its first this many bytes, wherever it is read (a
 # tree, a bucket, an old git version), so that one page gives one fingerprint everywhere.

@@ -43,10 +43,11 @@ _KIND_DIGITS: Final = {"site-wide": "89abcdef", "words": "0123", "other": "4567"
 _NAMING: Final = b"principles"
 _LINK_END: Final = "E"  # (the token of a link's end: fingerprint.targetmarks.LINK_END_MARK)
 # The person of an edit's key (edit_key), changed each time edits came to be named another way
-# (`git log -L` names each: the last, a title recased alone is RECASED whichever place its
-# parts sort to, history.respacing), so that a name an earlier sitemill remembered is not recalled.
-# At most 9 bytes, so that with "/exact", "/parts" or "/sketch" it fits blake2b's person (16).
-_KEYS: Final = b"titlecase"
+# (`git log -L` names each: the last, a part of links to the site's pages taken out or put in
+# whole is named by its kind, links_by_kind), so that a name an earlier sitemill remembered is
+# not recalled. At most 9 bytes, so that with "/exact", "/parts" or "/sketch" it fits blake2b's
+# person (16).
+_KEYS: Final = b"sitelinks"
 # The tokens an edit took out and put in (moves_of).
 Moves = tuple[list[str], list[str]]
 # Two versions of an edit read (_read): their token sequences, tokens, and repeats (_repeats).
@@ -84,6 +85,8 @@ def _read(newer: str, older: str) -> _Read | str:
     sequences, old, new = _versions(older, newer)
     if recased(*sequences):
         return RECASED
+    if (links := links_by_kind(*sequences)) is not None:
+        return links
     repeats = _repeats(old, new)
     if _repointed_alone(repeats, sequences, old, new):
         return REPOINTED  # (as names_of names it)
@@ -104,6 +107,8 @@ def names_of(newer: str, older: str, own: str = "") -> tuple[str, str, Moves, li
         return RESPELLED, RESPELLED, moves, links
     if recased(*sequences):
         return RECASED, RECASED, moves, links
+    if (kind := links_by_kind(*sequences)) is not None:
+        return kind, kind, moves, links
     if _repointed_alone(repeats, sequences, old, new):
         return REPOINTED, REPOINTED, moves, links
     exact = hash_edit(*named_by_kind(*host_moves(*repeats)))
@@ -260,6 +265,58 @@ def _repointed_alone(
         and bool(_differing(old, new))
         and not moved_within(*sequences, old, new)
     )
+
+
+# A part taken out whole, or put in whole, whose every word stands in links to other pages of
+# the site (glyphs aside: "←", "»"), is named by its kind, not by its links and words: a post's
+# previous/next pager, its neighbours' titles, each post's own pair. Neighbours are furniture
+# (fingerprint.reduction leaves a link out whose rel is prev or next, and a nav whole), but a
+# pager without either counts, and a theme that moved it into a <nav> took out a part on every
+# post that no two posts shared: each post's edit was its own, so no census found it template
+# (issue 79, read97a F1: 26 of the 40 pages of a Frog blog's upgrade, 17 dated by it). Named by
+# its kind, the part taken out of most pages of a commit is the template's; on fewer pages
+# (a list page's entry taken out beside the post it listed) it is each page's own, as before.
+LINKS_OUT: Final = "2" + "0" * 31
+LINKS_IN: Final = "3" + "0" * 31
+
+
+def links_by_kind(older: list[str], newer: list[str]) -> str | None:
+    """LINKS_OUT when the token sequence ``newer`` is ``older`` with one run of tokens taken
+    out whole (all else kept, in order), LINKS_IN when with one put in whole, where that run
+    is links to other pages of the site (no scheme and host: names_host), each whole, words,
+    images and nothing else inside them and no word outside them but one without a letter
+    or digit (a glyph); else None."""
+    if len(older) == len(newer):
+        return None
+    longer, shorter = (older, newer) if len(older) > len(newer) else (newer, older)
+    start, end = shared_ends(longer, shorter)
+    if start + end != len(shorter):
+        return None
+    if not _site_links(longer[start : len(longer) - end]):
+        return None
+    return LINKS_OUT if longer is older else LINKS_IN
+
+
+def _site_links(part: list[str]) -> bool:
+    """Whether the tokens of ``part`` are links to other pages of the site, each whole (its
+    target, what it shows, its end), and glyphs between them (links_by_kind)."""
+    inside = linked = False
+    for token in part:
+        kind, value = token[:1], token[1:]
+        if kind == "H":
+            if inside or not value or names_host(value) or value.startswith("//"):
+                return False
+            inside = linked = True
+        elif token == _LINK_END:
+            if not inside:
+                return False
+            inside = False
+        elif kind == "w":
+            if not inside and any(char.isalnum() for char in value):
+                return False
+        elif not (inside and kind in "IS"):
+            return False
+    return linked and not inside
 
 
 def hash_edit(removed: list[str], added: list[str]) -> str:
