@@ -79,6 +79,8 @@ def test_a_pager_moved_into_a_nav_on_every_post_moves_no_date(tmp_path: Path) ->
     found = dated(tmp_path, [blog(nav=False), blog(nav=True, own=3)])
     expected = {slug(at_): at(0) for at_ in range(len(TITLES))} | {"": at(0)}
     expected[slug(3)] = at(1)  # (its own sentence beside the pager's move)
+    # The first and the last post lost one link each: one link alone is a page's own.
+    expected[slug(0)] = expected[slug(len(TITLES) - 1)] = at(1)
     assert found == expected, found
 
 
@@ -97,6 +99,31 @@ def test_an_entry_taken_out_of_a_list_alone_dates_it(tmp_path: Path) -> None:
     assert found == {slug(at_): at(0) for at_ in range(len(TITLES))} | {"": at(1)}, found
 
 
+def category(name: str, listed: tuple[int, ...]) -> str:
+    entries = "".join(f'<li><a href="/{slug(at_)}">{TITLES[at_]}</a></li>' for at_ in listed)
+    return (
+        f"<html><head><title>{name}</title></head><body><main><h1>{name}</h1>"
+        f"<ul>{entries}</ul></main></body></html>\n"
+    )
+
+
+def test_a_list_s_entries_put_in_on_most_pages_of_a_commit_are_each_list_s_own(
+    tmp_path: Path,
+) -> None:
+    # Six category pages given their posts' entries in one deploy (a Jigsaw blog, issue 79):
+    # what a list lists is its own, however many lists made such an edit.
+    listed = {f"Topic {at_}": (at_, at_ + 1, at_ + 2) for at_ in range(6)}
+    builds = [
+        {f"categories/{at_}.html": category(name, ()) for at_, name in enumerate(listed)},
+        {
+            f"categories/{at_}.html": category(name, ats)
+            for at_, (name, ats) in enumerate(listed.items())
+        },
+    ]
+    found = dated(tmp_path, builds)
+    assert found == {f"categories/{at_}.html": at(1) for at_ in range(6)}, found
+
+
 def tokens(*parts: str) -> list[str]:
     return [token for part in parts for token in part.split()]
 
@@ -106,20 +133,22 @@ def test_links_by_kind_names_a_whole_part_of_site_links_only() -> None:
     assert links_by_kind(older, tokens("wA wpost.")) == LINKS_OUT
     assert links_by_kind(tokens("wA wpost."), older) == LINKS_IN
     # A glyph beside the links is no word; a word outside them is.
-    assert links_by_kind(tokens("w1 w| H/a wAlpha E w|"), tokens("w1")) == LINKS_OUT
-    assert links_by_kind(tokens("w1 wsee H/a wAlpha E"), tokens("w1")) is None
+    assert links_by_kind(tokens("w1 w| H/a wAlpha E w| H/b wB E"), tokens("w1")) == LINKS_OUT
+    assert links_by_kind(tokens("w1 wsee H/a wAlpha E H/b wB E"), tokens("w1")) is None
+    # One link alone is a page's own (a list's entry, a post's category).
+    assert links_by_kind(tokens("w1 H/a wAlpha E"), tokens("w1")) is None
     # Another site's link, a link left open, a title's word: no part of the site's links.
-    assert links_by_kind(tokens("w1 Hhttps://x.org/a wAlpha E"), tokens("w1")) is None
-    assert links_by_kind(tokens("w1 H/a wAlpha"), tokens("w1")) is None
-    assert links_by_kind(tokens("tT H/a wAlpha E"), tokens("H/a wAlpha E")) is None
+    assert links_by_kind(tokens("w1 H/b wB E Hhttps://x.org/a wAlpha E"), tokens("w1")) is None
+    assert links_by_kind(tokens("w1 H/b wB E H/a wAlpha"), tokens("w1")) is None
+    assert links_by_kind(tokens("tT H/b wB E H/a wAlpha E"), tokens("H/a wAlpha E")) is None
     # Taken out in two places, or taken out beside a word put in: no one part.
-    assert links_by_kind(tokens("H/a wA E w1 H/b wB E"), tokens("w1")) is None
-    assert links_by_kind(tokens("w1 H/a wA E"), tokens("w2")) is None
+    assert links_by_kind(tokens("H/a wA E H/c wC E w1 H/b wB E"), tokens("w1")) is None
+    assert links_by_kind(tokens("w1 H/a wA E H/b wB E"), tokens("w2")) is None
 
 
 def test_each_post_s_pager_taken_out_has_one_name() -> None:
     names = set()
-    for at_ in range(1, len(TITLES) - 1):
+    for at_ in range(1, len(TITLES) - 1):  # (the first and the last: one neighbour each)
         url = BASE + slug(at_)
         older = reduce_html(post(at_, nav=False).encode(), url=url)
         newer = reduce_html(post(at_, nav=True).encode(), url=url)
