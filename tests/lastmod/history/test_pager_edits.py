@@ -129,21 +129,25 @@ def tokens(*parts: str) -> list[str]:
 
 
 def test_links_by_kind_names_a_whole_part_of_site_links_only() -> None:
-    older = tokens("wA wpost. H/a w← wAlpha E H/b wBeta w→ E")
-    assert links_by_kind(older, tokens("wA wpost.")) == LINKS_OUT
-    assert links_by_kind(tokens("wA wpost."), older) == LINKS_IN
+    text = "w1 wpost's wown wwords, wmore wthan wits wlinks'"  # (a post: see _a_post)
+    older = tokens(text, "H/a w← wAlpha E H/b wBeta w→ E")
+    assert links_by_kind(older, tokens(text)) == LINKS_OUT
+    assert links_by_kind(tokens(text), older) == LINKS_IN
     # A glyph beside the links is no word; a word outside them is.
-    assert links_by_kind(tokens("w1 w| H/a wAlpha E w| H/b wB E"), tokens("w1")) == LINKS_OUT
-    assert links_by_kind(tokens("w1 wsee H/a wAlpha E H/b wB E"), tokens("w1")) is None
+    assert links_by_kind(tokens(text, "w| H/a wAlpha E w| H/b wB E"), tokens(text)) == LINKS_OUT
+    assert links_by_kind(tokens(text, "wsee H/a wAlpha E H/b wB E"), tokens(text)) is None
     # One link alone is a page's own (a list's entry, a post's category).
-    assert links_by_kind(tokens("w1 H/a wAlpha E"), tokens("w1")) is None
+    assert links_by_kind(tokens(text, "H/a wAlpha E"), tokens(text)) is None
     # Another site's link, a link left open, a title's word: no part of the site's links.
-    assert links_by_kind(tokens("w1 H/b wB E Hhttps://x.org/a wAlpha E"), tokens("w1")) is None
-    assert links_by_kind(tokens("w1 H/b wB E H/a wAlpha"), tokens("w1")) is None
-    assert links_by_kind(tokens("tT H/b wB E H/a wAlpha E"), tokens("H/a wAlpha E")) is None
+    assert links_by_kind(tokens(text, "H/b wB E Hhttps://x.org/a wAlpha E"), tokens(text)) is None
+    assert links_by_kind(tokens(text, "H/b wB E H/a wAlpha"), tokens(text)) is None
+    assert links_by_kind(tokens("tT H/b wB E", text), tokens(text)) is None
     # Taken out in two places, or taken out beside a word put in: no one part.
-    assert links_by_kind(tokens("H/a wA E H/c wC E w1 H/b wB E"), tokens("w1")) is None
-    assert links_by_kind(tokens("w1 H/a wA E H/b wB E"), tokens("w2")) is None
+    assert links_by_kind(tokens("H/a wA E", text, "H/b wB E H/c wC E"), tokens(text)) is None
+    assert links_by_kind(tokens(text, "H/a wA E H/b wB E"), tokens(text, "w2")) is None
+    # On a list page (most of its words its links'), links put in are what it lists.
+    entries = "H/a wAlpha wPost E H/b wBeta wPost E H/c wGamma wPost E"
+    assert links_by_kind(tokens("wTopic wAll", entries), tokens("wTopic wAll")) is None
 
 
 def test_each_post_s_pager_taken_out_has_one_name() -> None:
