@@ -8,6 +8,7 @@ another's, 2 both, and the 2 that moved the second alone were dated by it)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 
 from sitemill.lastmod.fingerprint.digest import reduce_html
@@ -55,12 +56,17 @@ def post(index: int, *, nav: bool, words: str = "", pager: bool = True) -> str:
     )
 
 
-def index(count: int) -> str:
-    entries = "".join(f'<li><a href="/{slug(at_)}">{TITLES[at_]}</a></li>' for at_ in range(count))
+def listing(name: str, listed: Iterable[int]) -> str:
+    """A list page titled ``name`` of the posts ``listed`` (indexes of TITLES), each a link."""
+    entries = "".join(f'<li><a href="/{slug(at_)}">{TITLES[at_]}</a></li>' for at_ in listed)
     return (
-        "<html><head><title>Blog</title></head><body><main><h1>All posts</h1>"
+        f"<html><head><title>{name}</title></head><body><main><h1>{name}</h1>"
         f"<ul>{entries}</ul></main></body></html>\n"
     )
+
+
+def index(count: int) -> str:
+    return listing("All posts", range(count))
 
 
 def blog(*, nav: bool, own: int = -1, without: frozenset[int] = frozenset()) -> dict[str, str]:
@@ -99,14 +105,6 @@ def test_an_entry_taken_out_of_a_list_alone_dates_it(tmp_path: Path) -> None:
     assert found == {slug(at_): at(0) for at_ in range(len(TITLES))} | {"": at(1)}, found
 
 
-def category(name: str, listed: tuple[int, ...]) -> str:
-    entries = "".join(f'<li><a href="/{slug(at_)}">{TITLES[at_]}</a></li>' for at_ in listed)
-    return (
-        f"<html><head><title>{name}</title></head><body><main><h1>{name}</h1>"
-        f"<ul>{entries}</ul></main></body></html>\n"
-    )
-
-
 def test_a_list_s_entries_put_in_on_most_pages_of_a_commit_are_each_list_s_own(
     tmp_path: Path,
 ) -> None:
@@ -114,9 +112,9 @@ def test_a_list_s_entries_put_in_on_most_pages_of_a_commit_are_each_list_s_own(
     # what a list lists is its own, however many lists made such an edit.
     listed = {f"Topic {at_}": (at_, at_ + 1, at_ + 2) for at_ in range(6)}
     builds = [
-        {f"categories/{at_}.html": category(name, ()) for at_, name in enumerate(listed)},
+        {f"categories/{at_}.html": listing(name, ()) for at_, name in enumerate(listed)},
         {
-            f"categories/{at_}.html": category(name, ats)
+            f"categories/{at_}.html": listing(name, ats)
             for at_, (name, ats) in enumerate(listed.items())
         },
     ]
