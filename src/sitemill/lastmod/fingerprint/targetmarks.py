@@ -65,10 +65,11 @@ def attribute_value(name: str, group: str) -> str:
 LINK_END_TAG: Final = re.compile(rf"</(?ai:a){NAME_END} {ATTRS} {END}", re.VERBOSE)
 # A placeholder link (fingerprint version 13, amended): an <a> with no href, HTML's place for a
 # link that is not relevant here (a pager's link to the page itself, disabled: Hugo's "««" on
-# the first page of a list, "»»" on the last), with nothing but text inside it up to its end.
+# the first page of a list, "»»" on the last), with nothing but text inside it up to its end,
+# no letter or digit but in character references (read decoded: _placeholder_glyphs).
 _LINK_WITH_TEXT: Final = re.compile(
     rf"""<(?ai:a){NAME_END} {attribute_value("href", "href")} {ATTRS} {END}
-    (?P<text>[^<\x01\x02\x03]*+) </(?ai:a){NAME_END} {ATTRS} {END}""",
+    (?P<text> (?: [^<&\x01\x02\x03\w] | _ | &[^;<\s]*+;? )*+ ) </(?ai:a){NAME_END} {ATTRS} {END}""",
     re.VERBOSE,
 )
 # A link, image or meta start tag, with the values it is kept for. Each lookahead reads the

@@ -290,7 +290,7 @@ def links_by_kind(older: list[str], newer: list[str]) -> str | None:
     is two or more links to other pages of the site (no scheme and host: names_host), each
     whole, words, images and nothing else inside them and no word outside them but one
     without a letter or digit (a glyph); else None."""
-    if len(older) == len(newer):
+    if len(older) == len(newer) or not _one_way(Counter(older), Counter(newer)):
         return None
     longer, shorter = (older, newer) if len(older) > len(newer) else (newer, older)
     start, end = shared_ends(longer, shorter)
@@ -299,6 +299,15 @@ def links_by_kind(older: list[str], newer: list[str]) -> str | None:
     if not _site_links(longer[start : len(longer) - end]) or not _a_post(longer):
         return None
     return LINKS_OUT if longer is older else LINKS_IN
+
+
+def _one_way(old: Counter[str], new: Counter[str]) -> bool:
+    """Whether the tokens counted differently in ``old`` and ``new`` all fell, or all rose,
+    a link's target among them: what a part of links taken out or put in whole changes (a
+    cheap test before links_by_kind reads the sequences through)."""
+    differing = _differing(old, new)
+    fell = [old[token] > new[token] for token in differing]
+    return any(token[:1] == "H" for token in differing) and (all(fell) or not any(fell))
 
 
 def _a_post(tokens: list[str]) -> bool:
