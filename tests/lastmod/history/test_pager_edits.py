@@ -12,7 +12,8 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from sitemill.lastmod.fingerprint.digest import reduce_html
-from sitemill.lastmod.history.edits import LINKS_IN, LINKS_OUT, edit_of, exact_of, links_by_kind
+from sitemill.lastmod.history._sitelinks import LINKS_IN, LINKS_OUT, links_by_kind
+from sitemill.lastmod.history.edits import edit_of, exact_of
 from treedates import BASE, at, dated
 
 TITLES = [

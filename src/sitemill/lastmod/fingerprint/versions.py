@@ -144,7 +144,7 @@ EARLIER_VERSIONS: Final = frozenset({12})
 # (a list page's teaser retitled with the page it lists, by the commit that retitled that page,
 # is the list's own edit, however many lists made it: history.listings.OwnEdits); 22: issue 79
 # (a part of links to the site's pages taken out or put in whole is named by its kind, a post's
-# pager taken out of most pages of a commit being the template's: history.edits.links_by_kind;
+# pager taken out of most pages of a commit being the template's: history.sitelinks.links_by_kind;
 # a page's exact moves are its own only where no other page of its commit made them too:
 # history.probes.exact_shared).
 DATING_RULES: Final = 22
