@@ -8,6 +8,7 @@ import pytest
 
 from htmlutil import text_of
 from sitemill.lastmod.fingerprint.digest import FINGERPRINT_VERSION, fingerprint_html, reduce_html
+from sitemill.lastmod.fingerprint.reduction import reduce_markup
 
 URL = "https://example.org/posts/a/index.html"
 PAGE = "<title>A</title><main><h1>{}</h1><p>Read it (now).</p>{}</main>"
@@ -140,3 +141,28 @@ def test_the_page_url_anywhere_in_a_query_value_is_the_page(carried: str) -> Non
 def test_a_query_that_carries_another_url_stays_a_link(carried: str) -> None:
     href = "https://share.example.net/post?u=" + quote(carried, safe=":/")
     assert "\x01H" in shared(href)
+
+
+def test_a_placeholder_link_of_glyphs_is_no_word_as_a_self_link_of_glyphs_is_none() -> None:
+    # Hugo's pager (issue 79, crumb97): the link to the list's own first page, "««", written
+    # with its href, then disabled without one; the "1" of the current page stays a word.
+    url = "https://example.org/posts/"
+
+    def pager(first: str) -> bytes:
+        return (
+            "<html><head><title>Posts</title></head><body><main><h1>Posts</h1>"
+            '<p>Every post of the blog.</p><ul class="pagination">'
+            f'<li>{first}</li><li><a class="page-link">&laquo;</a></li>'
+            '<li><a aria-current="page" class="page-link">1</a></li>'
+            '<li><a href="/posts/page/2/">2</a></li></ul></main></body></html>'
+        ).encode()
+
+    linked = pager('<a href="/posts/" aria-label="First"><span>&laquo;&laquo;</span></a>')
+    disabled = pager('<a aria-disabled="true" role="button"><span>&laquo;&laquo;</span></a>')
+    reduced = reduce_html(disabled, url=url)
+    assert reduced == reduce_html(linked, url=url)
+    assert "«" not in reduced and " 1" in reduced
+    # A placeholder link with words keeps them; version 12 reads the glyphs as before.
+    worded = pager('<a role="button">First page</a>')
+    assert "First page" in reduce_html(worded, url=url)
+    assert "««" in reduce_markup(disabled, (), 12, main=True, url=url)

@@ -36,6 +36,7 @@ from sitemill.lastmod.fingerprint.targetmarks import (
     mark_targets,
     read_copies,
     unspace_marks,
+    without_placeholder_glyphs,
 )
 
 _UTF8_BOM: Final = b"\xef\xbb\xbf"
@@ -60,7 +61,7 @@ def reduce_markup(
     text = passes_text(data, ignore)
     root = declared_root(text, url) if version >= 13 and url else None  # (its targets' root)
     first = in_order(text, version) if main else NOT_TEXT.sub(_flat_body, text)
-    return _finished(_rest(first), main=main, url=url, version=version, root=root)
+    return _finished(_rest(first, version), main=main, url=url, version=version, root=root)
 
 
 def passes_text(data: bytes, ignore: tuple[re.Pattern[str], ...] = ()) -> str:
@@ -84,7 +85,7 @@ def marked_region_text(text: str, url: str, version: int, positions: list[int]) 
     position in ``text`` appended to ``positions`` in order (a heading's markers aside:
     fingerprint.contents may leave a heading out before the region is selected), for
     fingerprint.regionplan."""
-    return _marked(_rest(in_order(text, version, positions)), main=True, url=url)
+    return _marked(_rest(in_order(text, version, positions), version), main=True, url=url)
 
 
 def _finished(text: str, *, main: bool, url: str, version: int, root: DeclaredRoot | None) -> str:
@@ -149,11 +150,14 @@ def in_order(text: str, version: int, positions: list[int] | None = None) -> str
     return NOT_TEXT.sub(recorded, text)
 
 
-def _rest(text: str) -> str:
+def _rest(text: str, version: int) -> str:
     """After the first pass (tags, comments and hidden elements out): link ends and kept tags
     as marks, character references decoded. After the tags are gone: a reference decoded
     before would be read as markup. Values in the marks are still raw too, so this one pass
-    decodes them with the text."""
+    decodes them with the text. From version 13, a placeholder link of glyphs is left out
+    (targetmarks.without_placeholder_glyphs)."""
+    if version >= 13:
+        text = without_placeholder_glyphs(text)
     text = LINK_END_TAG.sub(LINK_END_MARK, text)  # (no "<" in a mark: read once)
     text = KEPT_TAG.sub(mark_targets, text)
     return html.unescape(text)

@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import html
 import re
 from typing import Final
 
@@ -62,6 +63,15 @@ def attribute_value(name: str, group: str) -> str:
 
 # Where a link ends counts too (which words are linked): its end tag becomes a mark.
 LINK_END_TAG: Final = re.compile(rf"</(?ai:a){NAME_END} {ATTRS} {END}", re.VERBOSE)
+# A placeholder link (fingerprint version 13, amended): an <a> with no href, HTML's place for a
+# link that is not relevant here (a pager's link to the page itself, disabled: Hugo's "««" on
+# the first page of a list, "»»" on the last), with nothing but text inside it up to its end,
+# no letter or digit but in character references (read decoded: _placeholder_glyphs).
+_LINK_WITH_TEXT: Final = re.compile(
+    rf"""<(?ai:a){NAME_END} {attribute_value("href", "href")} {ATTRS} {END}
+    (?P<text> (?: [^<&\x01\x02\x03\w] | _ | &[^;<\s]*+;? )*+ ) </(?ai:a){NAME_END} {ATTRS} {END}""",
+    re.VERBOSE,
+)
 # A link, image or meta start tag, with the values it is kept for. Each lookahead reads the
 # tag once more at most (the start tag's attributes: a constant factor).
 KEPT_TAG: Final = re.compile(
@@ -118,6 +128,25 @@ def escape_kept_values(data: bytes) -> bytes:
         found = _KEPT_WITH_LT.search(data, done)
     pieces.append(data[done:])
     return b"".join(pieces)
+
+
+def without_placeholder_glyphs(text: str) -> str:
+    """``text`` (markup after the first pass: fingerprint.reduction) with each placeholder link
+    (an ``<a>`` with no href, above) whose text holds no letter or digit left out, text and
+    all, as a link to the page itself with such text is (fingerprint.targets: its symbols are
+    no words). A link to the page itself, written with its href or as its placeholder, reads
+    alike: Hugo's upgrade that made a pager's "««" on the list's first page a disabled link
+    with no href put in no word (issue 79, crumb97)."""
+    if "<" not in text:
+        return text
+    return _LINK_WITH_TEXT.sub(_placeholder_glyphs, text)
+
+
+def _placeholder_glyphs(link: re.Match[str]) -> str:
+    """_LINK_WITH_TEXT's replacement: a space for a placeholder link of glyphs, else the link."""
+    if link["href"] is not None or any(c.isalnum() for c in html.unescape(link["text"])):
+        return link[0]
+    return " "
 
 
 def unspace_marks(text: str) -> str:

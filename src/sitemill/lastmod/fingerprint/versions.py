@@ -76,7 +76,9 @@ from typing import Final
 # http(s) or file URL: fingerprint.browserurl), a share button's query carrying the page's own
 # path at any root a share button (fingerprint.targets, fingerprint.selflinks), and a
 # self-date's label is never read from the last word "page" of the sentence before it
-# (fingerprint.selfdates).
+# (fingerprint.selfdates), and a placeholder link (an <a> with no href) whose text holds no
+# letter or digit is left out with its text, as a link to the page itself is (a pager's
+# disabled "««": fingerprint.targetmarks.without_placeholder_glyphs).
 # Version 11 is no longer computable, its gates (``version >= 12``: structured data that counts
 # or places the page itself) gone.
 FINGERPRINT_VERSION: Final = 13
@@ -148,8 +150,12 @@ EARLIER_VERSIONS: Final = frozenset({12})
 # into, not the one at its place in sorted order: history.targetpairs.paired); 23: issue 79
 # (a block's edit is counted wherever it stood: a page whose tokens most pages did not make in
 # their region, words alone, is judged again with the tokens the commit's pages made in their
-# whole bodies counted too: history.blockcensus).
-DATING_RULES: Final = 23
+# whole bodies counted too: history.blockcensus); 24: issue 79
+# (a part of links to the site's pages taken out or put in whole is named by its kind, a post's
+# pager taken out of most pages of a commit being the template's: history.sitelinks.links_by_kind;
+# a page's exact moves are its own only where no other page of its commit made them too:
+# history.probes.exact_shared).
+DATING_RULES: Final = 24
 HTML_SUFFIXES: Final = (".html", ".htm")
 # A page is fingerprinted from at most its first this many bytes, wherever it is read (a
 # tree, a bucket, an old git version), so that one page gives one fingerprint everywhere.

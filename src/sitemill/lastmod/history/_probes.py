@@ -189,17 +189,23 @@ def exact_kept(
 ) -> list[tuple[str, int]]:
     """The stops of ``chosen`` but those whose exact edit (edits.exact_of) is not the one most
     of the stops of ``among`` at their ``place`` (the commit, the edit) made, where most made
-    one: a page whose own repair stands beside the site-wide move."""
+    one, and no other of them made either (exact_shared): a page whose own repair stands
+    beside the site-wide move."""
     groups: dict[tuple[int, str | None], Counter[str | None]] = {}
     for stop in among:
         groups.setdefault(place(stop), Counter())[exact.get(stop)] += 1
-    kept = []
-    for stop in chosen:
-        shared = groups[place(stop)]
-        most, count = shared.most_common(1)[0]
-        if 2 * count <= sum(shared.values()) or exact.get(stop) == most:
-            kept.append(stop)
-    return kept
+    return [stop for stop in chosen if exact_shared(exact.get(stop), groups[place(stop)])]
+
+
+def exact_shared(edit: str | None, made: Counter[str | None]) -> bool:
+    """Whether a page's exact edit ``edit`` is no edit of its own among the exact edits
+    ``made`` (counted) by the pages that made its edit at its commit, itself among them: it is
+    the one most of them made, or none is most's, or another of them made it too. Only a move
+    no other page of the commit made is a page's own (issue 79, read97a F2: Racket's links
+    re-pointed, five pages moving one function's, two another's, two both; the two that moved
+    the second alone made nothing the others did not, and were dated by it)."""
+    most, count = made.most_common(1)[0]
+    return 2 * count <= sum(made.values()) or edit == most or (edit is not None and made[edit] > 1)
 
 
 def telling(edit: str | None) -> bool:

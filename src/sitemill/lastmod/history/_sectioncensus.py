@@ -36,7 +36,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 
-from sitemill.lastmod.history._probes import PROBE, name_steps, named_first
+from sitemill.lastmod.history._probes import PROBE, exact_shared, name_steps, named_first
 from sitemill.lastmod.history._stopedits import STAMP_EDIT, Edits
 from sitemill.lastmod.history.edits import reorders, rewords
 from sitemill.lastmod.history.sections import WORDED_LEAST
@@ -165,10 +165,10 @@ def _shown(counted: list[tuple[str, int]], probed: list[tuple[str, int]], names:
 
 
 def _most_exact(stop: tuple[str, int], alike: list[tuple[str, int]], exact: Edits) -> bool:
-    """Whether ``stop``'s exact edit is the one most of the pages ``alike`` (its edit's) made,
-    or none is most's: a page whose own edit stands beside the section's is dated by it."""
-    most, count = Counter(exact.get(page) for page in alike).most_common(1)[0]
-    return 2 * count <= len(alike) or exact.get(stop) == most
+    """Whether ``stop``'s exact edit is no edit of its own among those of the pages ``alike``
+    (its edit's: probes.exact_shared): a page whose own edit stands beside the section's is
+    dated by it."""
+    return exact_shared(exact.get(stop), Counter(exact.get(page) for page in alike))
 
 
 def _stood(pages: Mapping[str, Run], section: Iterable[str], when: int, bound: int) -> int:

@@ -17,6 +17,7 @@ from sitemill.lastmod.history._respacing import (
     respaced,
     respaced_runs,
 )
+from sitemill.lastmod.history._sitelinks import links_by_kind
 from sitemill.lastmod.history._targetmoves import (
     LEAF,
     REPEAT,
@@ -43,10 +44,11 @@ _KIND_DIGITS: Final = {"site-wide": "89abcdef", "words": "0123", "other": "4567"
 _NAMING: Final = b"principles"
 _LINK_END: Final = "E"  # (the token of a link's end: fingerprint.targetmarks.LINK_END_MARK)
 # The person of an edit's key (edit_key), changed each time edits came to be named another way
-# (`git log -L` names each: the last, a title recased alone is RECASED whichever place its
-# parts sort to, history.respacing), so that a name an earlier sitemill remembered is not recalled.
-# At most 9 bytes, so that with "/exact", "/parts" or "/sketch" it fits blake2b's person (16).
-_KEYS: Final = b"titlecase"
+# (`git log -L` names each: the last, a part of links to the site's pages taken out or put in
+# whole is named by its kind, links_by_kind), so that a name an earlier sitemill remembered is
+# not recalled. At most 9 bytes, so that with "/exact", "/parts" or "/sketch" it fits blake2b's
+# person (16).
+_KEYS: Final = b"sitelinks"
 # The tokens an edit took out and put in (moves_of).
 Moves = tuple[list[str], list[str]]
 # Two versions of an edit read (_read): their token sequences, tokens, and repeats (_repeats).
@@ -84,6 +86,8 @@ def _read(newer: str, older: str) -> _Read | str:
     sequences, old, new = _versions(older, newer)
     if recased(*sequences):
         return RECASED
+    if (links := links_by_kind(*sequences)) is not None:
+        return links
     repeats = _repeats(old, new)
     if _repointed_alone(repeats, sequences, old, new):
         return REPOINTED  # (as names_of names it)
@@ -104,6 +108,8 @@ def names_of(newer: str, older: str, own: str = "") -> tuple[str, str, Moves, li
         return RESPELLED, RESPELLED, moves, links
     if recased(*sequences):
         return RECASED, RECASED, moves, links
+    if (kind := links_by_kind(*sequences)) is not None:
+        return kind, kind, moves, links
     if _repointed_alone(repeats, sequences, old, new):
         return REPOINTED, REPOINTED, moves, links
     exact = hash_edit(*named_by_kind(*host_moves(*repeats)))
