@@ -60,7 +60,7 @@ URL_STYLES: Final = (UrlStyle.DIRECTORY, UrlStyle.CLEAN, UrlStyle.FILE)
 def split_url(url: str) -> SplitResult | None:
     """``urlsplit(url)`` of a URL read from outside (a page, a file of the user's, a live
     site's answer), or None, "not a URL", where urllib.parse refuses it: a host that NFKC
-    normalization changes into a delimiter (``a／b``), an unbalanced or bad IPv6 literal
+    normalization changes into a delimiter (a full-width solidus), an unbalanced or bad IPv6 literal
     (``http://[::1/``), a port that is no number to 65535 (``.port`` raises too)."""
     try:
         parts = urlsplit(url)

@@ -8,7 +8,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from urllib.parse import unquote, urlsplit
+from urllib.parse import unquote
 
 from sitemill.diff.compare import RedirectOf
 from sitemill.errors import SitemillError
@@ -17,7 +17,7 @@ from sitemill.html.links import resolve_url
 from sitemill.redirects import RedirectRules, parse_netlify_toml, parse_redirects_file
 from sitemill.redirects.netlifyfile import MAX_FILE_BYTES
 from sitemill.safefs import Root
-from sitemill.urls import join_url
+from sitemill.urls import join_url, split_url
 
 HOST_FILES = ("_redirects", "netlify.toml")  # at the root of the published folder
 
@@ -62,7 +62,10 @@ def site_redirects(site: Root, base_url: str) -> RedirectOf:
         rules = read[0]
         if rules is None:
             return None
-        path = urlsplit(url).path
+        parts = split_url(url)  # (a state's URL urllib.parse refuses: no rule serves it)
+        if parts is None:
+            return None
+        path = parts.path
         ruled = rules.target_of(path)
         if ruled is None or ruled[1] in (404, 410):
             return None
