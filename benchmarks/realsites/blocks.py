@@ -15,7 +15,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
-from urllib.parse import unquote, urljoin, urlsplit, urlunsplit
+from urllib.parse import unquote, urlsplit, urlunsplit
 
 import lxml.html
 import oracle
@@ -74,11 +74,9 @@ def spell(target: str, base: str, own: re.Pattern[str] | None = None) -> str | N
     query = target.partition("?")[2].partition("#")[0]
     if own is not None and query and own.search(unquote(unquote(query))):
         return None
-    try:
-        resolved = urljoin(base, target.split("#", 1)[0])
-    except ValueError:  # a host no URL parser takes (``a／b.com``: NFKC makes it a path): as written
-        resolved = target.split("#", 1)[0]
-    spelled = _spelled(resolved)
+    written = target.split("#", 1)[0]
+    # (a host no URL parser takes, ``a／b.com``: NFKC makes it a path: as written)
+    spelled = _spelled(oracle.joined(base, written) or written)
     return None if spelled in _own(base) else spelled
 
 

@@ -34,7 +34,7 @@ from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, ClassVar
-from urllib.parse import unquote, urljoin, urlsplit
+from urllib.parse import unquote, urlsplit
 
 sys.path.insert(0, str(Path(__file__).parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tests"))
@@ -125,7 +125,10 @@ def url_paths(out: Path, base: str) -> dict[str, str]:
 
 
 def norm(url: str) -> tuple[str, str, str, str]:
-    parts = urlsplit(url)
+    try:
+        parts = urlsplit(url)
+    except ValueError:  # (a host no URL parser takes: its own key, on no origin)
+        return "", url, "", ""
     host = parts.netloc.lower().removesuffix(":443").removesuffix(":80")
     return parts.scheme.lower(), host, unquote(parts.path or "/"), parts.query
 
@@ -162,14 +165,15 @@ def oracle_problems(loopback: str, base: str, urls: list[str]) -> dict[str, set[
         if "noindex" in robots.lower() or robots.strip().lower() == "none":
             kinds.add("page")
         base_href = doc.xpath("//base/@href")
-        page_base = urljoin(url, base_href[0].strip()) if base_href else url
+        page_base = (oracle.joined(url, base_href[0].strip()) if base_href else None) or url
         canonical = doc.xpath("//link[translate(@rel,'CANONICAL','canonical')='canonical']/@href")
-        if canonical and norm(urljoin(page_base, canonical[0].strip())) != norm(url):
+        said = oracle.joined(page_base, canonical[0].strip()) if canonical else None
+        if canonical and (said is None or norm(said) != norm(url)):  # (no URL: off the page)
             kinds.add("canonical")
         hrefs = doc.xpath(
             "//link[translate(@rel,'ALTERNT','alternt')='alternate'][@hreflang]/@href"
         )
-        links[url] = [urljoin(page_base, h.strip()) for h in hrefs]
+        links[url] = [t for h in hrefs if (t := oracle.joined(page_base, h.strip())) is not None]
     cache: dict[tuple[str, str, str, str], list[str] | None] = {}
     for url, targets in links.items():
         for target in targets:
@@ -183,7 +187,9 @@ def oracle_problems(loopback: str, base: str, urls: list[str]) -> dict[str, set[
                     cache[key] = None
                 else:
                     back = doc.xpath(ALTERNATES)
-                    cache[key] = [urljoin(target, h.strip()) for h in back]
+                    cache[key] = [
+                        t for h in back if (t := oracle.joined(target, h.strip())) is not None
+                    ]
             back_links = cache[key]
             if back_links is None or norm(url) not in {norm(b) for b in back_links}:
                 found[url].add("alternates")

@@ -13,7 +13,7 @@ from collections import Counter
 from pathlib import Path
 from statistics import median
 from typing import Any
-from urllib.parse import unquote, urljoin
+from urllib.parse import unquote
 
 import lxml.etree
 import lxml.html
@@ -106,7 +106,8 @@ class Page:
         if doc is None:
             return None
         for link in doc.xpath("//link[@rel='alternate'][@hreflang][@href]"):
-            same = urljoin(self.url, link.get("href")).rstrip("/") == self.url.rstrip("/")
+            target = oracle.joined(self.url, link.get("href"))
+            same = target is not None and target.rstrip("/") == self.url.rstrip("/")
             if same and link.get("hreflang") != "x-default":
                 return str(link.get("hreflang"))
         return None
@@ -145,7 +146,10 @@ def home_page(checkout: Path, base: str, xpath: str | None) -> Page | None:
         target = re.search(r"url\s*=\s*['\"]?([^'\";]+)", page.refresh, re.IGNORECASE)
         if not target:
             return page
-        url = urljoin(url, target.group(1).strip())
+        joined = oracle.joined(url, target.group(1).strip())
+        if joined is None:  # (a refresh to no URL: no page)
+            return None
+        url = joined
     return None
 
 

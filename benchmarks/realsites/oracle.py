@@ -35,6 +35,7 @@ import subprocess
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urljoin
 
 import lxml.etree
 import lxml.html
@@ -263,6 +264,15 @@ class BlobReader:
 
 
 PARSER = lxml.html.HTMLParser(encoding="utf-8", remove_comments=True, remove_pis=True)
+
+
+def joined(base: str, target: str) -> str | None:
+    """``urljoin(base, target)``, or None where urllib refuses either (a host that NFKC makes a
+    delimiter, ``a\uff0fb.com``; ``http://[::1/``): no URL, never a stop of the reading."""
+    try:
+        return urljoin(base, target)
+    except ValueError:
+        return None
 
 
 def parse(data: bytes) -> lxml.html.HtmlElement | None:

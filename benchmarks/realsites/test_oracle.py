@@ -1208,3 +1208,32 @@ def test_a_character_no_reader_sees_is_no_word(tmp_path: Path) -> None:
     commit(repo, {"top.html": before, **site(4, "")}, DAY1)
     commit(repo, {"top.html": after}, DAY2)
     assert dated(repo)["top.html"] == unix(DAY1)
+
+
+# URLs urllib.parse refuses (a host NFKC makes a delimiter, a broken IPv6 literal) or reads
+# only partly (a port that is no number): no oracle stops on them (issue 79).
+_UNREADABLE = ("http://a／b.com/x", "//a＃b/y", "http://a？b/", "http://[::1/", "http://a:xx/")
+
+
+def test_no_oracle_stops_on_a_url_no_parser_reads() -> None:
+    import checklive
+    import llmsread
+    import textoracle
+
+    base = "https://ex.org/p/"
+    for url in _UNREADABLE:
+        written = url.split("#", 1)[0]
+        assert blocks.spell(url, base) == written
+        assert textoracle.one_target(url, base) in (written, url)
+        assert checklive.norm(url)[1] != "ex.org"
+        joined = oracle.joined(base, url)
+        assert joined is None or joined.startswith("http://a")
+    assert oracle.joined(base, "../q") == "https://ex.org/q"
+    tags = "".join(f'<link rel="alternate" hreflang="fr" href="{u}">' for u in _UNREADABLE)
+    doc = lxml.html.document_fromstring(f"<html><head>{tags}</head><body>x</body></html>")
+    assert llmsread.Page._own_hreflang(_Url(base), doc) is None
+
+
+class _Url:
+    def __init__(self, url: str) -> None:
+        self.url = url

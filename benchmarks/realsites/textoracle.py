@@ -94,7 +94,10 @@ def one_target(target: str, url: str) -> str | None:
     target = target.strip()
     if not target:
         return None
-    parts = urlsplit(urljoin(url, target))
+    resolved = oracle.joined(url, target)
+    if resolved is None:  # (a host no URL parser takes: as written, as blocks.spell reads it)
+        return target.split("#", 1)[0]
+    parts = urlsplit(resolved)
     path = parts.path
     for index in ("index.html", "index.htm"):
         if path.endswith("/" + index):

@@ -6,7 +6,7 @@ import re
 import string
 from enum import Enum
 from typing import Final
-from urllib.parse import quote, unquote, urlsplit, urlunsplit
+from urllib.parse import SplitResult, quote, unquote, urljoin, urlsplit, urlunsplit
 
 from sitemill.errors import ConfigError
 
@@ -55,6 +55,28 @@ class UrlStyle(Enum):
 
 # The styles a URL is made in, in the order auto breaks ties in (the fallback first).
 URL_STYLES: Final = (UrlStyle.DIRECTORY, UrlStyle.CLEAN, UrlStyle.FILE)
+
+
+def split_url(url: str) -> SplitResult | None:
+    """``urlsplit(url)`` of a URL read from outside (a page, a file of the user's, a live
+    site's answer), or None, "not a URL", where urllib.parse refuses it: a host that NFKC
+    normalization changes into a delimiter (a full-width solidus), an unbalanced or bad IPv6 literal
+    (``http://[::1/``), a port that is no number to 65535 (``.port`` raises too)."""
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 (raises ValueError on a port it cannot read)
+    except ValueError:
+        return None
+    return parts
+
+
+def join_url(base: str, reference: str) -> str | None:
+    """``urljoin(base, reference)`` where either may come from outside, or None, "not a
+    URL", where urllib.parse refuses one of them (see split_url)."""
+    try:
+        return urljoin(base, reference)
+    except ValueError:
+        return None
 
 
 def normalize_base_url(value: str) -> str:

@@ -20,7 +20,7 @@ from sitemill.filenames.outputs import read_limit, stored_digest
 from sitemill.messages import printable
 from sitemill.robots.lines import sitemap_urls
 from sitemill.robots.rules import MAX_ROBOTS_TXT_BYTES
-from sitemill.urls import url_origin
+from sitemill.urls import split_url, url_origin
 from sitemill.web.livesite import LiveAnswer, LiveSite, origin_or_blank
 from sitemill.writing.sitemapfile import HEAD_BYTES, is_sitemap
 
@@ -90,6 +90,12 @@ def _type_problem(name: str, kind: str, body: bytes, gzipped: bool) -> tuple[str
     )
 
 
+def _is_web_url(url: str) -> bool:
+    """Whether a Sitemap: line names an http(s) URL (not one urllib.parse refuses)."""
+    parts = split_url(url)
+    return parts is not None and parts.scheme in ("http", "https")
+
+
 def _check_robots(
     site: LiveSite, published: Published, report: CheckReport, ours: frozenset[str]
 ) -> None:
@@ -99,7 +105,7 @@ def _check_robots(
     answer = site.get(robots, MAX_ROBOTS_TXT_BYTES, head=True)
     entry = published.base_url + published.entry
     text = answer.body.decode("utf-8", "replace") if answer.status == 200 else ""
-    named = [url for url in sitemap_urls(text) if urlsplit(url).scheme in ("http", "https")]
+    named = [url for url in sitemap_urls(text) if _is_web_url(url)]
     if entry not in named:
         said = (
             "names no Sitemap: line for " + entry

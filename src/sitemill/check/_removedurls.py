@@ -20,6 +20,7 @@ from sitemill.check.served import redirect_target, same_url
 from sitemill.html.facts import PAGE_FACTS_BYTES, read_page_facts
 from sitemill.html.links import resolve_url
 from sitemill.state.removedurls import RemovedUrl
+from sitemill.urls import split_url
 from sitemill.web.livesite import REDIRECTS, RUN_DEADLINE, LiveAnswer, LiveSite
 
 _NOT_FOUND: Final = frozenset({404, 410})
@@ -183,8 +184,8 @@ def _still_served_fix(url: str, removed: RemovedUrl) -> str:
 def _path(target: str, url: str) -> str:
     """``target`` as a redirect line writes it: its path (and query) when on ``url``'s
     scheme and host, else whole."""
-    there, here = urlsplit(target), urlsplit(url)
-    if (there.scheme, there.netloc) != (here.scheme, here.netloc):
+    there, here = split_url(target), urlsplit(url)
+    if there is None or (there.scheme, there.netloc) != (here.scheme, here.netloc):
         return target
     return (there.path or "/") + (f"?{there.query}" if there.query else "")
 

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import re
 from typing import Final
-from urllib.parse import unquote, urljoin, urlsplit
+from urllib.parse import unquote, urlsplit
 
+from sitemill.urls import join_url
 from sitemill.web.livesite import REDIRECTS, LiveAnswer
 
 _GONE: Final = frozenset({404, 410})
@@ -27,9 +28,10 @@ def media_type(answer: LiveAnswer) -> str:
 
 
 def redirect_target(answer: LiveAnswer) -> str:
-    """Where a redirect leads, absolute ("" when it names nowhere)."""
+    """Where a redirect leads, absolute ("" when it names nowhere, or nothing urllib.parse
+    reads: as if absent)."""
     location = answer.header("Location").strip()
-    return urljoin(answer.url, location) if location else ""
+    return (join_url(answer.url, location) or "") if location else ""
 
 
 def status_problem(answer: LiveAnswer, *, what: str) -> tuple[str, str] | None:

@@ -17,6 +17,7 @@ from sitemill.urls import (
     encode_uri_part,
     path_key,
     remove_dot_segments,
+    split_url,
 )
 
 _DEFAULT_PORTS: Final = {"http": 80, "https": 443}
@@ -55,11 +56,10 @@ def url_key(url: str) -> str:
     case, default port and fragment dropped, escapes normalized (a path's delimiters
     decoded: ``%28`` is ``(``, see urls.path_key), ``index.html`` and the ``.html`` of clean
     URLs removed. An unparsable URL is its own key."""
-    try:
-        parts = urlsplit(url)
-        port = parts.port
-    except ValueError:
+    parts = split_url(url)
+    if parts is None:
         return url
+    port = parts.port
     scheme = parts.scheme.lower()
     try:
         host = encode_host(parts.hostname or "", "url")

@@ -8,7 +8,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from urllib.parse import unquote, urljoin, urlsplit
+from urllib.parse import unquote
 
 from sitemill.diff.compare import RedirectOf
 from sitemill.errors import SitemillError
@@ -17,6 +17,7 @@ from sitemill.html.links import resolve_url
 from sitemill.redirects import RedirectRules, parse_netlify_toml, parse_redirects_file
 from sitemill.redirects.netlifyfile import MAX_FILE_BYTES
 from sitemill.safefs import Root
+from sitemill.urls import join_url, split_url
 
 HOST_FILES = ("_redirects", "netlify.toml")  # at the root of the published folder
 
@@ -61,7 +62,10 @@ def site_redirects(site: Root, base_url: str) -> RedirectOf:
         rules = read[0]
         if rules is None:
             return None
-        path = urlsplit(url).path
+        parts = split_url(url)  # (a state's URL urllib.parse refuses: no rule serves it)
+        if parts is None:
+            return None
+        path = parts.path
         ruled = rules.target_of(path)
         if ruled is None or ruled[1] in (404, 410):
             return None
@@ -69,7 +73,8 @@ def site_redirects(site: Root, base_url: str) -> RedirectOf:
         how = "a _redirects rewrite (200)" if status == 200 else f"a _redirects rule ({status})"
         if rules.many_to_one(path):
             how += ", a catch-all: every URL it matches lands on one page"
-        return urljoin(url, target), how
+        joined = join_url(url, target)  # (a target urllib.parse refuses: as if no rule)
+        return None if joined is None else (joined, how)
 
     return redirect_of
 

@@ -27,7 +27,7 @@ from sitemill.rules import first_rule, is_listed_url_path, rule_values
 from sitemill.sinks import Sink
 from sitemill.sources.urlchunks import CHUNK_BYTES, LineChunk, PlainChunks, chunks_of
 from sitemill.sources.urllist import read_url_list
-from sitemill.urls import encode_host, encode_uri_text, remove_dot_segments
+from sitemill.urls import encode_host, encode_uri_text, remove_dot_segments, split_url
 from sitemill.writing.usersitemaps import user_sitemaps
 from sitemill.writing.writer import WriteSetup, explain_empty_run, write_sitemaps
 
@@ -247,11 +247,10 @@ def _without_dot_segments(url: str) -> str:
 def _canonical_url(url: str, name: str, line: int) -> str:
     """Scheme and host as base_url has them (lower case, IDNA, no trailing dot, no default
     port: urls.normalize_base_url) so the prefix test is fair."""
-    try:
-        parts = urlsplit(url)
-        port = parts.port
-    except ValueError as exc:
-        raise SourceError(f"{name}:{line}: {url[:200]!r} is not a valid URL") from exc
+    parts = split_url(url)
+    if parts is None:
+        raise SourceError(f"{name}:{line}: {url[:200]!r} is not a valid URL")
+    port = parts.port
     if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
         raise SourceError(f"{name}:{line}: {url[:200]!r} is not an absolute http(s) URL")
     netloc = parts.netloc.lower()

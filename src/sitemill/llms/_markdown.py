@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 from typing import Any, Final
-from urllib.parse import urljoin
 
 from bs4 import Tag
 from bs4.element import NavigableString
@@ -17,6 +16,7 @@ from markdownify import ATX, MarkdownConverter
 
 from sitemill.llms._region import Region
 from sitemill.llms._text import escape_body, one_line, safe_target, without_controls
+from sitemill.urls import join_url
 
 _LANGUAGE: Final = re.compile(r"^(?:language|lang|highlight)-([A-Za-z0-9_+#.-]+)$")
 _NO_LANGUAGE: Final = frozenset({"default", "none", "text", "plaintext", "plain", "nohighlight"})
@@ -61,8 +61,10 @@ class RegionConverter(MarkdownConverter):
 
     def _target(self, reference: Any) -> str | None:
         """``reference`` made absolute, as a destination; None for a scheme no reader may
-        follow (llms.text.safe_target: javascript:, data:, vbscript:, file:)."""
-        return safe_target(urljoin(self.base, without_controls(str(reference or "")).strip()))
+        follow (llms.text.safe_target: javascript:, data:, vbscript:, file:) or none at all
+        (a host urllib.parse refuses, urls.join_url)."""
+        target = join_url(self.base, without_controls(str(reference or "")).strip())
+        return None if target is None else safe_target(target)
 
     def escape(self, text: str, parent_tags: set[str]) -> str:
         return str(_BASE.escape(self, escape_body(text), parent_tags))

@@ -12,7 +12,6 @@ import re
 from bisect import bisect_right
 from dataclasses import dataclass
 from typing import Final
-from urllib.parse import urljoin
 
 from bs4 import BeautifulSoup, Tag
 
@@ -20,6 +19,7 @@ from sitemill.lastmod.fingerprint.regionplan import RegionPlan, region_plan
 from sitemill.llms._bylines import drop_contents, drop_datelines, is_skip_link
 from sitemill.llms._parsing import MAX_PARSED_BYTES, page_head, raw_text_cuts
 from sitemill.llms._treewalk import RegionTag, drop_each, short_text, tags_of
+from sitemill.urls import join_url
 
 # (Scripts, styles, templates, noscript, drawings and text areas are cut before the parse:
 # llms.parsing.RAW_TEXT.)
@@ -58,7 +58,8 @@ def content_region(data: bytes, url: str) -> Region:
     """The content region of the page ``data`` at ``url`` (see above), furniture left out: one
     parse, of the fingerprint's region (and of its title block, when it has one)."""
     head = page_head(data)
-    base = urljoin(url, head.base) if head.base else url
+    # (a <base href> urllib.parse refuses is as if absent)
+    base = (join_url(url, head.base) if head.base else None) or url
     plan = region_plan(data[:MAX_PARSED_BYTES], url)
     return Region(_parts(plan), head.lang, base)
 

@@ -11,6 +11,7 @@ from urllib.parse import urlsplit
 
 from sitemill.errors import ConfigError
 from sitemill.protocol import MAX_URL_LENGTH
+from sitemill.urls import split_url
 from sitemill.validate.violation import Violation, WarningsOfOneKind, short
 
 _DEFAULT_PORTS: Final = {"http": 80, "https": 443}
@@ -70,11 +71,10 @@ class Place:
 def place_of(url: str) -> Place | None:
     """The place of an absolute http(s) URL, or None when it is not one. Its directory is that
     of the resolved path (server_path); a query or fragment is no part of it."""
-    try:
-        parts = urlsplit(url)
-        port = parts.port
-    except ValueError:
+    parts = split_url(url)
+    if parts is None:
         return None
+    port = parts.port
     if parts.scheme not in _DEFAULT_PORTS or not parts.hostname:
         return None
     path = server_path(parts.path)
