@@ -140,8 +140,11 @@ EARLIER_VERSIONS: Final = frozenset({12})
 # issue 79 (a title recased alone is compared as its parts case-folded, then sorted, so a part
 # that changed place by its letter case alone is RECASED: history.respacing.recased); 21: issue 79
 # (a list page's teaser retitled with the page it lists, by the commit that retitled that page,
-# is the list's own edit, however many lists made it: history.listings.OwnEdits).
-DATING_RULES: Final = 21
+# is the list's own edit, however many lists made it: history.listings.OwnEdits); 22: issue 79
+# (a month in Han numerals and a weekday beside a date, when it is that date's, are the date's
+# spelling: history.dateforms; a page whose change at a commit reduces to nothing is not among
+# the pages a census weighs the commit's edit against: history.sectioncensus.census_of).
+DATING_RULES: Final = 22
 HTML_SUFFIXES: Final = (".html", ".htm")
 # A page is fingerprinted from at most its first this many bytes, wherever it is read (a
 # tree, a bucket, an old git version), so that one page gives one fingerprint everywhere.

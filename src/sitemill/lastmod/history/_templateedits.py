@@ -143,7 +143,7 @@ def follow_template_edits(
     (sectioncensus.census_of), the pages no sitemap lists (probes.stops_worth_naming) and the
     pages each commit made (history.listings)."""
     pages = {path: run for path, run in runs.items() if path.lower().endswith(HTML_SUFFIXES)}
-    sections, changed, census = census_of(pages, site[1], section_of, MIN_SECTION)
+    sections, (changed, edited), census = census_of(pages, site[1], section_of, MIN_SECTION)
     tables: StopEdits = ({}, {}, {}, {}, {})  # (path, its run's end): edit
     edits, exact, parts, sketches, _ = tables
     read = rounds = 0  # (rounds: those that carried a page past a template edit, MAX_ROUNDS)
@@ -162,9 +162,9 @@ def follow_template_edits(
         wanted = [stop for stop in stops if stop not in edits]
         read += _probed(wanted, commit_only, pages, (edits, parts, sketches), name, unmoved)
         named = [(path, end) for path, end in stops if edits.get((path, end)) is not None]
-        chosen = _templates(named, pages, (sections, changed), tables)
-        chosen, more = _by_commits(named, chosen, pages, (commits, sections, changed), name, tables)
-        chosen, most = by_tokens(named, chosen, pages, (commits, changed), tokens, tables)
+        chosen = _templates(named, pages, (sections, edited), tables)
+        chosen, more = _by_commits(named, chosen, pages, (commits, sections, edited), name, tables)
+        chosen, most = by_tokens(named, chosen, pages, (commits, edited), tokens, tables)
         read += more + most
         judged = set(chosen)  # (and the others by the census of their section: sectioncensus)
         counted, more = census_templates(
@@ -174,7 +174,7 @@ def follow_template_edits(
         late, most = known_edits(every, chosen + counted, pages, (known, name), tables)
         read, counted = read + more + most, counted + late
         template = own.kept(chosen + counted)  # (listings)
-        carried, rounds = _this_round(template, pages, (tables, changed), rounds)
+        carried, rounds = _this_round(template, pages, (tables, edited), rounds)
         carried = lone.followed_on(carried)  # (past the stamps after each at once)
         reference = _carried(carried, pages, remembered)
         if not reference:
