@@ -33,6 +33,11 @@ def test_a_date_as_zh_ja_and_ko_locales_spell_it_is_its_value() -> None:
         "2013년 10월 19일 토요일",
         "2013년 10월 19일 (토)",
         "19 十月 2013",
+        "土 19 10月 2013",
+        "토 19 10월 2013",
+        "2013年10月19日 (週六)",
+        "2013年10月19日星期六",
+        "2013年10月19日土曜日",
     ):
         assert mark_date_values(f"posted {spelled} here") == f"posted  \x00{saturday}  here"
     assert edit_of(PAGE + "六 19 十月 2013", PAGE + "Sat 19 October 2013") == RESPELLED

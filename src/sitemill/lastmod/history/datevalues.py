@@ -125,12 +125,15 @@ def _valued_dates(text: str) -> str:
     read with it; a date no form reads a real day in as it stands."""
     pieces, done = [], 0
     for found in date_expressions()[0].finditer(text):
-        days = list(read_days(found[0]))
-        if found.start() < done or not days:
+        days = read_days(found[0])
+        first = next(days, None)
+        if first is None or found.start() < done:  # (a date within a weekday read before)
             continue
         before, start, after, end = weekday_beside(text, found.span(), done)
         weekdays = {before, after} - {-1}
-        day = next((day for day in days if day.weekday() in weekdays), days[0])
+        day = first
+        if weekdays and first.weekday() not in weekdays:  # (03/09/2024 Sat: March 9)
+            day = next((other for other in days if other.weekday() in weekdays), first)
         start = start if before == day.weekday() else found.start()
         end = end if after == day.weekday() else found.end()
         pieces += [text[done:start], f" {VALUE_MARK}{day.isoformat()} "]
