@@ -80,9 +80,10 @@ def census_of(
     changed = Counter(when for (_, when), stops in changes.items() for _ in stops)
     # A change that reduces to nothing is no edit either, as a creation is none: the pages
     # whose walk went past the commit (both versions have the current fingerprint) made none
-    # there, and an edit is counted against the pages that may have made one (issue 79: a
-    # Pelican regenerate re-spelled the date on 72 of the 111 pages whose reading it changed
-    # and changed 45 more in ids and spans alone, which no reader sees).
+    # there, and an edit of WORDED_LEAST pages or more is counted against the pages that may
+    # have made one (probes.template_edits; issue 79: a Pelican regenerate re-spelled the date
+    # on 72 of the 111 pages whose reading it changed and changed 45 more in ids and spans
+    # alone, which no reader sees; a few pages are each their own evidence).
     edited = Counter(
         when
         for (_, when), stops in changes.items()

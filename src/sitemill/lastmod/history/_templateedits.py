@@ -116,6 +116,9 @@ PROBE_LEAST: Final = 2
 MAX_ROUNDS: Final = 16
 # The edits judged template at each commit (by its time), each as its name and exact name.
 Known = dict[int, set[tuple[str | None, str | None]]]
+# The pages each commit changed, and of those the pages it may have edited (by its time:
+# sectioncensus.census_of).
+Changed = tuple[Counter[int], Counter[int]]
 # The base URL, the redirect stubs, the pages no sitemap lists and the pages each commit made
 # (follow_template_edits).
 Site = tuple[str, frozenset[str], frozenset[str], Listings | None]
@@ -162,9 +165,11 @@ def follow_template_edits(
         wanted = [stop for stop in stops if stop not in edits]
         read += _probed(wanted, commit_only, pages, (edits, parts, sketches), name, unmoved)
         named = [(path, end) for path, end in stops if edits.get((path, end)) is not None]
-        chosen = _templates(named, pages, (sections, edited), tables)
-        chosen, more = _by_commits(named, chosen, pages, (commits, sections, edited), name, tables)
-        chosen, most = by_tokens(named, chosen, pages, (commits, edited), tokens, tables)
+        chosen = _templates(named, pages, (sections, (changed, edited)), tables)
+        chosen, more = _by_commits(
+            named, chosen, pages, (commits, sections, (changed, edited)), name, tables
+        )
+        chosen, most = by_tokens(named, chosen, pages, (commits, changed), tokens, tables)
         read += more + most
         judged = set(chosen)  # (and the others by the census of their section: sectioncensus)
         counted, more = census_templates(
@@ -174,7 +179,7 @@ def follow_template_edits(
         late, most = known_edits(every, chosen + counted, pages, (known, name), tables)
         read, counted = read + more + most, counted + late
         template = own.kept(chosen + counted)  # (listings)
-        carried, rounds = _this_round(template, pages, (tables, edited), rounds)
+        carried, rounds = _this_round(template, pages, (tables, (changed, edited)), rounds)
         carried = lone.followed_on(carried)  # (past the stamps after each at once)
         reference = _carried(carried, pages, remembered)
         if not reference:
@@ -198,13 +203,14 @@ def _by_commits(
     named: list[tuple[str, int]],
     chosen: list[tuple[str, int]],
     pages: Mapping[str, Run],
-    counts: tuple[dict[int, list[tuple[str, int]]], Counter[str], Counter[int]],
+    counts: tuple[dict[int, list[tuple[str, int]]], Counter[str], Changed],
     name: Callable[[list[tuple[str, int]]], int],
     tables: StopEdits,
 ) -> tuple[list[tuple[str, int]], int]:
     """The stops of ``named`` whose edit is template (``chosen``: by the stops alone) once
     counted with the other pages their commit changed (history.commitcensus), and the blobs read.
-    ``counts``: _commit_changes, the pages of each section, the pages each commit changed."""
+    ``counts``: _commit_changes, the pages of each section, the pages each commit changed
+    (Changed)."""
     commits, sections, changed = counts
     others, read = commit_census(named, chosen, pages, commits, name, tables)
     # (a page whose versions git did not give the census gets no name: it is not counted)
@@ -219,7 +225,7 @@ def _by_commits(
 def _this_round(
     template: list[tuple[str, int]],
     pages: Mapping[str, Run],
-    judged: tuple[StopEdits, Counter[int]],
+    judged: tuple[StopEdits, Changed],
     rounds: int,
 ) -> tuple[list[tuple[str, int]], int]:
     """The stops of ``template`` carried past this round, and the rounds so far that carried
@@ -235,7 +241,7 @@ def _this_round(
 def _commits_edits(
     edited: list[tuple[str, int]],
     pages: Mapping[str, Run],
-    judged: tuple[StopEdits, Counter[int]],
+    judged: tuple[StopEdits, Changed],
 ) -> list[tuple[str, int]]:
     """The stops of ``edited`` whose edit their commit made on most of the pages it changed
     (probes.template_edits over every page named at it in any round: its stops and its census
@@ -267,7 +273,7 @@ def _carried(
 def _templates(
     named: list[tuple[str, int]],
     pages: Mapping[str, Run],
-    counts: tuple[Counter[str], Counter[int]],
+    counts: tuple[Counter[str], Changed],
     edits: StopEdits,
 ) -> list[tuple[str, int]]:
     """The stops of ``named`` whose edit is template (see above), a stamp edit, made of
@@ -280,8 +286,8 @@ def _templates(
     sections, changed = counts
     census = Counter(_place(path, end, pages, names) for path, end in named)
     template = template_edits(named, pages, names, MIN_SECTION, changed)
-    common = shared_parts(named, pages, parts, (MIN_SECTION, changed))
-    held = contained_edits(named, pages, sketches, (MIN_SECTION, changed))
+    common = shared_parts(named, pages, parts, (MIN_SECTION, changed[0]))
+    held = contained_edits(named, pages, sketches, (MIN_SECTION, changed[0]))
     chosen = []
     for path, end in named:
         place = _place(path, end, pages, names)
