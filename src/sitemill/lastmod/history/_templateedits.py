@@ -146,7 +146,7 @@ def follow_template_edits(
     (sectioncensus.census_of), the pages no sitemap lists (probes.stops_worth_naming) and the
     pages each commit made (history.listings)."""
     pages = {path: run for path, run in runs.items() if path.lower().endswith(HTML_SUFFIXES)}
-    sections, (changed, edited), census = census_of(pages, site[1], section_of, MIN_SECTION)
+    sections, counts, census = census_of(pages, site[1], section_of, MIN_SECTION)  # (Changed)
     tables: StopEdits = ({}, {}, {}, {}, {})  # (path, its run's end): edit
     edits, exact, parts, sketches, _ = tables
     read = rounds = 0  # (rounds: those that carried a page past a template edit, MAX_ROUNDS)
@@ -156,20 +156,18 @@ def follow_template_edits(
     reader = (batch, reduce, stamps, *(naming or (HeldReductions(), None)), site[0])
     name = partial(name_stops, pages=pages, remembered=remembered, reader=reader, edits=tables)
     tokens = partial(read_tokens, pages=pages, reader=reader, edits=tables)
-    own = OwnEdits(site[3], (pages, tables, tokens), changed, (batch, reduce))
+    own = OwnEdits(site[3], (pages, tables, tokens), counts[0], (batch, reduce))
     lone = LoneStamps(reader, tables, name, (pages, remembered))  # (stamps on few pages)
     while True:
-        stops, commit_only, every = stops_worth_naming(pages, sections, (changed, site[2]))
+        stops, commit_only, every = stops_worth_naming(pages, sections, (counts[0], site[2]))
         unmoving = {stop for stop in commit_only if commit_of(stop, pages) in unmoved}
         stops = [stop for stop in stops if stop not in unmoving]
         wanted = [stop for stop in stops if stop not in edits]
         read += _probed(wanted, commit_only, pages, (edits, parts, sketches), name, unmoved)
         named = [(path, end) for path, end in stops if edits.get((path, end)) is not None]
-        chosen = _templates(named, pages, (sections, (changed, edited)), tables)
-        chosen, more = _by_commits(
-            named, chosen, pages, (commits, sections, (changed, edited)), name, tables
-        )
-        chosen, most = by_tokens(named, chosen, pages, (commits, changed), tokens, tables)
+        chosen = _templates(named, pages, (sections, counts), tables)
+        chosen, more = _by_commits(named, chosen, pages, (commits, sections, counts), name, tables)
+        chosen, most = by_tokens(named, chosen, pages, (commits, counts[0]), tokens, tables)
         read += more + most
         judged = set(chosen)  # (and the others by the census of their section: sectioncensus)
         counted, more = census_templates(
@@ -179,7 +177,7 @@ def follow_template_edits(
         late, most = known_edits(every, chosen + counted, pages, (known, name), tables)
         read, counted = read + more + most, counted + late
         template = own.kept(chosen + counted)  # (listings)
-        carried, rounds = _this_round(template, pages, (tables, (changed, edited)), rounds)
+        carried, rounds = _this_round(template, pages, (tables, counts), rounds)
         carried = lone.followed_on(carried)  # (past the stamps after each at once)
         reference = _carried(carried, pages, remembered)
         if not reference:
