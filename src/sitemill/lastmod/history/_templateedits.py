@@ -118,7 +118,7 @@ MAX_ROUNDS: Final = 16
 Known = dict[int, set[tuple[str | None, str | None]]]
 # The pages each commit changed, and of those the pages it may have edited (by its time:
 # sectioncensus.census_of).
-Changed = tuple[Counter[int], Counter[int]]
+CommitCounts = tuple[Counter[int], Counter[int]]
 # The base URL, the redirect stubs, the pages no sitemap lists and the pages each commit made
 # (follow_template_edits).
 Site = tuple[str, frozenset[str], frozenset[str], Listings | None]
@@ -146,7 +146,7 @@ def follow_template_edits(
     (sectioncensus.census_of), the pages no sitemap lists (probes.stops_worth_naming) and the
     pages each commit made (history.listings)."""
     pages = {path: run for path, run in runs.items() if path.lower().endswith(HTML_SUFFIXES)}
-    sections, counts, census = census_of(pages, site[1], section_of, MIN_SECTION)  # (Changed)
+    sections, counts, census = census_of(pages, site[1], section_of, MIN_SECTION)  # (CommitCounts)
     tables: StopEdits = ({}, {}, {}, {}, {})  # (path, its run's end): edit
     edits, exact, parts, sketches, _ = tables
     read = rounds = 0  # (rounds: those that carried a page past a template edit, MAX_ROUNDS)
@@ -201,14 +201,14 @@ def _by_commits(
     named: list[tuple[str, int]],
     chosen: list[tuple[str, int]],
     pages: Mapping[str, Run],
-    counts: tuple[dict[int, list[tuple[str, int]]], Counter[str], Changed],
+    counts: tuple[dict[int, list[tuple[str, int]]], Counter[str], CommitCounts],
     name: Callable[[list[tuple[str, int]]], int],
     tables: StopEdits,
 ) -> tuple[list[tuple[str, int]], int]:
     """The stops of ``named`` whose edit is template (``chosen``: by the stops alone) once
     counted with the other pages their commit changed (history.commitcensus), and the blobs read.
     ``counts``: _commit_changes, the pages of each section, the pages each commit changed
-    (Changed)."""
+    (CommitCounts)."""
     commits, sections, changed = counts
     others, read = commit_census(named, chosen, pages, commits, name, tables)
     # (a page whose versions git did not give the census gets no name: it is not counted)
@@ -223,7 +223,7 @@ def _by_commits(
 def _this_round(
     template: list[tuple[str, int]],
     pages: Mapping[str, Run],
-    judged: tuple[StopEdits, Changed],
+    judged: tuple[StopEdits, CommitCounts],
     rounds: int,
 ) -> tuple[list[tuple[str, int]], int]:
     """The stops of ``template`` carried past this round, and the rounds so far that carried
@@ -239,7 +239,7 @@ def _this_round(
 def _commits_edits(
     edited: list[tuple[str, int]],
     pages: Mapping[str, Run],
-    judged: tuple[StopEdits, Changed],
+    judged: tuple[StopEdits, CommitCounts],
 ) -> list[tuple[str, int]]:
     """The stops of ``edited`` whose edit their commit made on most of the pages it changed
     (probes.template_edits over every page named at it in any round: its stops and its census
@@ -271,7 +271,7 @@ def _carried(
 def _templates(
     named: list[tuple[str, int]],
     pages: Mapping[str, Run],
-    counts: tuple[Counter[str], Changed],
+    counts: tuple[Counter[str], CommitCounts],
     edits: StopEdits,
 ) -> list[tuple[str, int]]:
     """The stops of ``named`` whose edit is template (see above), a stamp edit, made of
