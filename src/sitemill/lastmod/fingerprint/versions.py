@@ -154,8 +154,11 @@ EARLIER_VERSIONS: Final = frozenset({12})
 # (a part of links to the site's pages taken out or put in whole is named by its kind, a post's
 # pager taken out of most pages of a commit being the template's: history.sitelinks.links_by_kind;
 # a page's exact moves are its own only where no other page of its commit made them too:
-# history.probes.exact_shared).
-DATING_RULES: Final = 24
+# history.probes.exact_shared); 25: issue 79
+# (a month in Han numerals and a weekday beside a date, when it is that date's, are the date's
+# spelling: history.dateforms; a page whose change at a commit reduces to nothing is not among
+# the pages a census weighs the commit's edit against: history.sectioncensus.census_of).
+DATING_RULES: Final = 25
 HTML_SUFFIXES: Final = (".html", ".htm")
 # A page is fingerprinted from at most its first this many bytes, wherever it is read (a
 # tree, a bucket, an old git version), so that one page gives one fingerprint everywhere.

@@ -16,7 +16,7 @@ from sitemill.lastmod.history._editparts import (
 )
 from sitemill.lastmod.history._stopedits import STAMP_EDIT, Edits
 from sitemill.lastmod.history.edits import is_site_wide, reorders, rewords
-from sitemill.lastmod.history.sections import MIN_SECTION
+from sitemill.lastmod.history.sections import MIN_SECTION, WORDED_LEAST
 from sitemill.lastmod.history.walk import Run
 
 # Pages of a commit named to learn whether it made a site-wide edit (probes): as many as
@@ -100,14 +100,24 @@ def template_edits(
     pages: Mapping[str, Run],
     edits: Mapping[tuple[str, int], str | None],
     least: int = 1,
-    changed: Mapping[int, int] | None = None,
+    changed: Mapping[int, int] | tuple[Mapping[int, int], Mapping[int, int]] | None = None,
 ) -> set[tuple[int, str]]:
     """The (commit, edit) pairs where one edit is the edit of at least ``least`` of ``stops``
     there and of more than half of them, and of the pages the commit changed (``changed``, by
-    commit, when given), unless it only reordered what the page holds (history.edits.reorders);
+    commit, when given; given with the pages it may have edited too, those less the pages whose
+    change reduces to nothing, of the latter where WORDED_LEAST pages made the edit: see
+    below), unless it only reordered what the page holds (history.edits.reorders);
     a site-wide one (history.edits.is_site_wide) of more than half of
     those whose edit rewords no text; among probes, a commit worth naming whole; among all of
     a commit's stops, a template edit."""
+    # A page whose change at a commit reduces to nothing made no edit there, as a page the
+    # commit created made none (sectioncensus.census_of). A few pages are each their own
+    # evidence, though: a deploy that re-rendered every file of a docs tree and changed one
+    # page's words, copied under six folders, made six pages' edit among thirty files, not a
+    # template edit (test_commit_census); an edit of WORDED_LEAST pages or more is weighed
+    # against the pages the commit may have edited (a Pelican regenerate that re-spelled the
+    # dates of 72 of the 111 pages whose reading it changed, and 45 more in ids alone).
+    files, edited = changed if isinstance(changed, tuple) else (changed or {}, changed or {})
     named: Counter[int] = Counter()
     plain: Counter[int] = Counter()
     counts: Counter[tuple[int, str]] = Counter()
@@ -123,10 +133,16 @@ def template_edits(
         for (when, edit), count in counts.items()
         if count >= least
         and (
-            (2 * count > max(named[when], (changed or {}).get(when, 0)) and not reorders(edit))
+            (2 * count > max(named[when], _most(count, when, files, edited)) and not reorders(edit))
             or (is_site_wide(edit) and 2 * count > plain[when])
         )
     }
+
+
+def _most(count: int, when: int, files: Mapping[int, int], edited: Mapping[int, int]) -> int:
+    """The pages an edit made on ``count`` pages at commit ``when`` is weighed against: those
+    the commit changed (``files``), or, from WORDED_LEAST pages on, those it may have edited."""
+    return (edited if count >= WORDED_LEAST else files).get(when, 0)
 
 
 def shared_parts(

@@ -117,6 +117,9 @@ PROBE_LEAST: Final = 2
 MAX_ROUNDS: Final = 16
 # The edits judged template at each commit (by its time), each as its name and exact name.
 Known = dict[int, set[tuple[str | None, str | None]]]
+# The pages each commit changed, and of those the pages it may have edited (by its time:
+# sectioncensus.census_of).
+CommitCounts = tuple[Counter[int], Counter[int]]
 # The base URL, the redirect stubs, the pages no sitemap lists and the pages each commit made
 # (follow_template_edits).
 Site = tuple[str, frozenset[str], frozenset[str], Listings | None]
@@ -144,7 +147,7 @@ def follow_template_edits(
     (sectioncensus.census_of), the pages no sitemap lists (probes.stops_worth_naming) and the
     pages each commit made (history.listings)."""
     pages = {path: run for path, run in runs.items() if path.lower().endswith(HTML_SUFFIXES)}
-    sections, changed, census = census_of(pages, site[1], section_of, MIN_SECTION)
+    sections, counts, census = census_of(pages, site[1], section_of, MIN_SECTION)  # (CommitCounts)
     tables: StopEdits = ({}, {}, {}, {}, {})  # (path, its run's end): edit
     edits, exact, parts, sketches, _ = tables
     read = rounds = 0  # (rounds: those that carried a page past a template edit, MAX_ROUNDS)
@@ -155,19 +158,19 @@ def follow_template_edits(
     name = partial(name_stops, pages=pages, remembered=remembered, reader=reader, edits=tables)
     tokens = partial(read_tokens, pages=pages, reader=reader, edits=tables)
     whole = (partial(read_versions, pages=pages, reader=reader), site[0])  # (blockcensus)
-    own = OwnEdits(site[3], (pages, tables, tokens), changed, (batch, reduce))
+    own = OwnEdits(site[3], (pages, tables, tokens), counts[0], (batch, reduce))
     lone = LoneStamps(reader, tables, name, (pages, remembered))  # (stamps on few pages)
     while True:
-        stops, commit_only, every = stops_worth_naming(pages, sections, (changed, site[2]))
+        stops, commit_only, every = stops_worth_naming(pages, sections, (counts[0], site[2]))
         unmoving = {stop for stop in commit_only if commit_of(stop, pages) in unmoved}
         stops = [stop for stop in stops if stop not in unmoving]
         wanted = [stop for stop in stops if stop not in edits]
         read += _probed(wanted, commit_only, pages, (edits, parts, sketches), name, unmoved)
         named = [(path, end) for path, end in stops if edits.get((path, end)) is not None]
-        chosen = _templates(named, pages, (sections, changed), tables)
-        chosen, more = _by_commits(named, chosen, pages, (commits, sections, changed), name, tables)
+        chosen = _templates(named, pages, (sections, counts), tables)
+        chosen, more = _by_commits(named, chosen, pages, (commits, sections, counts), name, tables)
         chosen, blocked, most = by_tokens(
-            named, chosen, pages, (commits, changed), tokens, tables, whole
+            named, chosen, pages, (commits, counts[0]), tokens, tables, whole
         )
         read += more + most
         judged = set(chosen)  # (and the others by the census of their section: sectioncensus)
@@ -180,7 +183,7 @@ def follow_template_edits(
         late = [stop for stop in late if stop not in blocked]  # (blockcensus: by its blocks)
         read, counted = read + more + most, counted + late
         template = own.kept(chosen + counted)  # (listings)
-        carried, rounds = _this_round(template, pages, (tables, changed), rounds)
+        carried, rounds = _this_round(template, pages, (tables, counts), rounds)
         carried = lone.followed_on(carried)  # (past the stamps after each at once)
         reference = _carried(carried, pages, remembered)
         if not reference:
@@ -204,13 +207,14 @@ def _by_commits(
     named: list[tuple[str, int]],
     chosen: list[tuple[str, int]],
     pages: Mapping[str, Run],
-    counts: tuple[dict[int, list[tuple[str, int]]], Counter[str], Counter[int]],
+    counts: tuple[dict[int, list[tuple[str, int]]], Counter[str], CommitCounts],
     name: Callable[[list[tuple[str, int]]], int],
     tables: StopEdits,
 ) -> tuple[list[tuple[str, int]], int]:
     """The stops of ``named`` whose edit is template (``chosen``: by the stops alone) once
     counted with the other pages their commit changed (history.commitcensus), and the blobs read.
-    ``counts``: _commit_changes, the pages of each section, the pages each commit changed."""
+    ``counts``: _commit_changes, the pages of each section, the pages each commit changed
+    (CommitCounts)."""
     commits, sections, changed = counts
     others, read = commit_census(named, chosen, pages, commits, name, tables)
     # (a page whose versions git did not give the census gets no name: it is not counted)
@@ -225,7 +229,7 @@ def _by_commits(
 def _this_round(
     template: list[tuple[str, int]],
     pages: Mapping[str, Run],
-    judged: tuple[StopEdits, Counter[int]],
+    judged: tuple[StopEdits, CommitCounts],
     rounds: int,
 ) -> tuple[list[tuple[str, int]], int]:
     """The stops of ``template`` carried past this round, and the rounds so far that carried
@@ -241,7 +245,7 @@ def _this_round(
 def _commits_edits(
     edited: list[tuple[str, int]],
     pages: Mapping[str, Run],
-    judged: tuple[StopEdits, Counter[int]],
+    judged: tuple[StopEdits, CommitCounts],
 ) -> list[tuple[str, int]]:
     """The stops of ``edited`` whose edit their commit made on most of the pages it changed
     (probes.template_edits over every page named at it in any round: its stops and its census
@@ -273,7 +277,7 @@ def _carried(
 def _templates(
     named: list[tuple[str, int]],
     pages: Mapping[str, Run],
-    counts: tuple[Counter[str], Counter[int]],
+    counts: tuple[Counter[str], CommitCounts],
     edits: StopEdits,
 ) -> list[tuple[str, int]]:
     """The stops of ``named`` whose edit is template (see above), a stamp edit, made of
@@ -286,8 +290,8 @@ def _templates(
     sections, changed = counts
     census = Counter(_place(path, end, pages, names) for path, end in named)
     template = template_edits(named, pages, names, MIN_SECTION, changed)
-    common = shared_parts(named, pages, parts, (MIN_SECTION, changed))
-    held = contained_edits(named, pages, sketches, (MIN_SECTION, changed))
+    common = shared_parts(named, pages, parts, (MIN_SECTION, changed[0]))
+    held = contained_edits(named, pages, sketches, (MIN_SECTION, changed[0]))
     chosen = []
     for path, end in named:
         place = _place(path, end, pages, names)

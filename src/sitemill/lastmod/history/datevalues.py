@@ -30,7 +30,12 @@ from functools import lru_cache
 from typing import Final
 
 from sitemill.lastmod.fingerprint.targetmarks import MARK_EDGE, TITLE_END
-from sitemill.lastmod.history._dateforms import date_expressions, read_days, time_of_day
+from sitemill.lastmod.history._dateforms import (
+    date_expressions,
+    read_days,
+    time_of_day,
+    weekday_beside,
+)
 from sitemill.lastmod.history._respacing import unspaced
 
 # The name of an edit that only re-spelled dates (history.edits.edit_of): of the kind that
@@ -49,7 +54,7 @@ def mark_date_values(text: str) -> str:
     """``text`` with each date and each time of day alone (see above) read as one word: VALUE_MARK
     and its value, spaces around it."""
     if _YEAR.search(text):
-        text = date_expressions()[0].sub(_date_value, text)
+        text = _valued_dates(text)
     if ":" in text or "时" in text or "時" in text or "시" in text:
         text = _TIME.sub(_time_value, text)
     return text
@@ -114,11 +119,26 @@ def _is_number(token: str) -> bool:
     return token[:1] in "wt" and _NUMBER.fullmatch(token, 1) is not None
 
 
-def _date_value(found: re.Match[str]) -> str:
-    """The value of a date any_date found (its day: the first form that reads a real day in
-    it), or the date as it stands when none does."""
-    day = next(read_days(found[0]), None)
-    return found[0] if day is None else f" {VALUE_MARK}{day.isoformat()} "
+def _valued_dates(text: str) -> str:
+    """``text`` with each date any_date finds read as its value (its day: the first form that
+    reads a real day in it), a weekday beside it that is that day's (dateforms.weekday_beside)
+    read with it; a date no form reads a real day in as it stands."""
+    pieces, done = [], 0
+    for found in date_expressions()[0].finditer(text):
+        days = read_days(found[0])
+        first = next(days, None)
+        if first is None or found.start() < done:  # (a date within a weekday read before)
+            continue
+        before, start, after, end = weekday_beside(text, found.span(), done)
+        weekdays = {before, after} - {-1}
+        day = first
+        if weekdays and first.weekday() not in weekdays:  # (03/09/2024 Sat: March 9)
+            day = next((other for other in days if other.weekday() in weekdays), first)
+        start = start if before == day.weekday() else found.start()
+        end = end if after == day.weekday() else found.end()
+        pieces += [text[done:start], f" {VALUE_MARK}{day.isoformat()} "]
+        done = end
+    return "".join(pieces) + text[done:] if pieces else text
 
 
 def _time_value(found: re.Match[str]) -> str:
