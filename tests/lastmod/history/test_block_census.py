@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from sitemill.lastmod.history._blockcensus import PROBE, ReadVersions, Reduced, read_blocks
+from sitemill.lastmod.history._blockcensus import WHOLE_PROBE as PROBE
+from sitemill.lastmod.history._blockcensus import ReadVersions, Reduced, read_blocks
 from treedates import at, dated
 
 Build = dict[str, str]

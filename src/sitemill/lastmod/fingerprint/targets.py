@@ -157,9 +157,7 @@ def finish_reduction(text: str, url: str, version: int, root: SiteRoot | None = 
     return MARK_EDGE.join(parts)
 
 
-def _is_share_link(
-    value: str, origin: str, own: str, version: int, root: SiteRoot | None
-) -> bool:
+def _is_share_link(value: str, origin: str, own: str, version: int, root: SiteRoot | None) -> bool:
     """Whether a link's target ``value`` (as written, with a query) on the page whose path is
     spelled ``own`` (on ``origin``) carries the page's own URL in its query, read as a browser
     reads it: a share button (fingerprint.selflinks); from version 13 also at the ``root`` the

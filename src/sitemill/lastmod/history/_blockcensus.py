@@ -10,7 +10,7 @@
 # sentence's worth (excerpts.MIN_LETTERS). Where the census of a commit's tokens leaves a stop
 # whose tokens most pages did not make are words (no other site's move), the blocks its
 # region's edit took out and put in are looked for in the other pages' whole bodies (their
-# reduction with no region, furniture and all): first PROBE of the commit's pages whose region
+# reduction with no region, furniture and all): first WHOLE_PROBE of the commit's pages whose region
 # did not make those words, then all of them where each of those took out or put in, in its
 # body, blocks that hold the stop's (each of its words: the region may read part of a block, a
 # heading above it or a line inside it left out). A stop whose every block most of the commit's
@@ -30,19 +30,27 @@ from typing import Final
 from sitemill.lastmod.fingerprint.excerpts import MIN_LETTERS, count_letters
 from sitemill.lastmod.fingerprint.targetmarks import TITLE_END
 from sitemill.lastmod.history._editparts import NO_KIND, census_tokens, edit_tokens
-from sitemill.lastmod.history._stopedits import Reduce, StopReader, own_path
+from sitemill.lastmod.history._stopedits import (
+    Reduce,
+    StopEdits,
+    StopReader,
+    name_stops,
+    own_path,
+    read_tokens,
+)
 from sitemill.lastmod.history.blobs import read_blobs
 from sitemill.lastmod.history.edits import names_of
 from sitemill.lastmod.history.sections import MIN_SECTION
 from sitemill.lastmod.history.walk import Run
 
-PROBE: Final = MIN_SECTION  # (pages read whole first, of a commit with such a stop)
+WHOLE_PROBE: Final = MIN_SECTION  # (pages read whole first, of a commit with such a stop)
 _EDGE: Final = "\x01"  # (what stands between a reduction's marks and runs of text)
 # A stop's versions reduced (newer, older), by stop.
 Reduced = dict[tuple[str, int], tuple[str, str]]
 # What reads stops' versions whole (whole=True: their bodies, body_reading) or as the walk
-# does (their region), returning them and the blobs read (read_versions, bound to the pages
+# does (their region), returning them and the blobs read (read_around, bound to the pages
 # and a reader).
+Names = Callable[[list[tuple[str, int]]], int]  # (name or read the stops given: blobs read)
 ReadVersions = Callable[[list[tuple[str, int]], bool], tuple[Reduced, int]]
 
 
@@ -55,7 +63,7 @@ def body_reading(reduce: Reduce) -> Reduce | None:
     return None
 
 
-def read_versions(
+def read_around(
     stops: list[tuple[str, int]], whole: bool, pages: Mapping[str, Run], reader: StopReader
 ) -> tuple[Reduced, int]:
     """The two versions around each stop of ``stops``, reduced ``whole`` (their bodies:
@@ -103,7 +111,7 @@ def read_blocks(
     """The stops of ``left`` (each with the tokens most pages of its commit did not make in
     their region) that made no edit of their own once the blocks most of the commit's pages
     (``commit``: every page it changed) took out or put in alike in their bodies are left out
-    (see above), and the blobs read. ``region``: the pages' tokens; ``reads``: read_versions
+    (see above), and the blobs read. ``region``: the pages' tokens; ``reads``: read_around
     bound, and the base URL (stopedits.own_path)."""
     read_of, base = reads
     wanted = {stop: unmade for stop, unmade in left.items() if block_left(unmade)}
@@ -118,8 +126,8 @@ def read_blocks(
     others = [
         stop for stop in commit if stop not in wanted and not first <= region.get(stop, first)
     ]
-    probed = others[:: max(1, len(others) // PROBE)][:PROBE]
-    if len(probed) < PROBE:
+    probed = others[:: max(1, len(others) // WHOLE_PROBE)][:WHOLE_PROBE]
+    if len(probed) < WHOLE_PROBE:
         return set(), read
     bodies, more = read_of(probed, True)
     read += more
@@ -198,3 +206,16 @@ def _blocks(newer: str, older: str) -> frozenset[str]:
     title's aside (its words are counted by the census of tokens, a part at a time)."""
     newer, older = newer.partition(TITLE_END)[2], older.partition(TITLE_END)[2]
     return frozenset(run for run in _changed(newer, older) if count_letters(run) >= MIN_LETTERS)
+
+
+def stop_readers(
+    pages: Mapping[str, Run],
+    remembered: tuple[Mapping[str, str], dict[str, str]],
+    reader: StopReader,
+    tables: StopEdits,
+) -> tuple[Names, Names, tuple[ReadVersions, str]]:
+    """How stops are named (stopedits.name_stops), their tokens read (read_tokens) and the
+    commit's pages read whole (read_around) with the base URL."""
+    name = partial(name_stops, pages=pages, remembered=remembered, reader=reader, edits=tables)
+    tokens = partial(read_tokens, pages=pages, reader=reader, edits=tables)
+    return name, tokens, (partial(read_around, pages=pages, reader=reader), reader[-1])

@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Final
 
-from sitemill.lastmod.history._targetmoves import names_host, shared_ends
+from sitemill.lastmod.history._targetmoves import names_host
+from sitemill.lastmod.history._targetpairs import shared_ends
 
 _LINK_END: Final = "E"  # (the token of a link's end: fingerprint.targetmarks.LINK_END_MARK)
 

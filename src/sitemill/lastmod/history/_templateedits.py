@@ -2,9 +2,7 @@
 # An edit made identically on most pages of a section in one commit is the theme's or the
 # generator's, not any page's (fingerprint version 5).
 #
-# A theme upgrade that turns every teaser's "Read More" into "Read more", gives every archive page
-# the site's name as its description, points every post's links elsewhere, or bumps the release
-# number in every title changes what most pages of a section carry in one commit, and no page's own
+# A theme upgrade changes what most pages of a section carry in one commit, and no page's own
 # words. After the walk has found, for each page, the newest version that differs from its current
 # one (its stop), each stop's edit is named by what it took out and put in: the title's words, the
 # link and image targets, the descriptions, and the text's words, each whose count fell or rose,
@@ -26,9 +24,7 @@
 #
 # An edit is counted over every page its commit changed, not only the pages whose walk stops
 # there (issue 79): a page whose own later edit stopped its walk sooner made the commit's edit all
-# the same (a release bumped on 532 pages, 118 of them stopping there), and a move counted among
-# the stops alone may be on few of the commit's pages (18 chapters' own figures re-encoded, in a
-# deploy that re-rendered 58). Where at least MIN_SECTION pages stop at a commit beside others it
+# the same. Where at least MIN_SECTION pages stop at a commit beside others it
 # changed, and a stop there is not template by the stops alone (or is by a site-wide edit, taken
 # from the stops alone), the commit's census (history.commitcensus) names PROBE of its other pages,
 # spread over them, and all of them where those show what a stop made, or for a site-wide edit;
@@ -59,13 +55,12 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Mapping
-from functools import partial
+from collections.abc import Callable, Collection, Mapping
 from typing import Final
 
 from sitemill.git.run import GitBatch
 from sitemill.lastmod.fingerprint.digest import HTML_SUFFIXES
-from sitemill.lastmod.history._blockcensus import read_versions
+from sitemill.lastmod.history._blockcensus import Names, stop_readers
 from sitemill.lastmod.history._commitcensus import commit_census
 from sitemill.lastmod.history._editparts import part_names
 from sitemill.lastmod.history._listings import Listings, OwnEdits
@@ -89,8 +84,6 @@ from sitemill.lastmod.history._stopedits import (
     Reduce,
     Spread,
     StopEdits,
-    name_stops,
-    read_tokens,
     recall_name,
 )
 from sitemill.lastmod.history._tokencensus import by_tokens
@@ -155,15 +148,12 @@ def follow_template_edits(
     commits = _commit_changes(census[1])
     known: Known = {}  # (the edits judged template at each commit so far: known_edits)
     reader = (batch, reduce, stamps, *(naming or (HeldReductions(), None)), site[0])
-    name = partial(name_stops, pages=pages, remembered=remembered, reader=reader, edits=tables)
-    tokens = partial(read_tokens, pages=pages, reader=reader, edits=tables)
-    whole = (partial(read_versions, pages=pages, reader=reader), site[0])  # (blockcensus)
+    name, tokens, whole = stop_readers(pages, remembered, reader, tables)
     own = OwnEdits(site[3], (pages, tables, tokens), counts[0], (batch, reduce))
     lone = LoneStamps(reader, tables, name, (pages, remembered))  # (stamps on few pages)
     while True:
         stops, commit_only, every = stops_worth_naming(pages, sections, (counts[0], site[2]))
-        unmoving = {stop for stop in commit_only if commit_of(stop, pages) in unmoved}
-        stops = [stop for stop in stops if stop not in unmoving]
+        stops = [s for s in stops if s not in commit_only or commit_of(s, pages) not in unmoved]
         wanted = [stop for stop in stops if stop not in edits]
         read += _probed(wanted, commit_only, pages, (edits, parts, sketches), name, unmoved)
         named = [(path, end) for path, end in stops if edits.get((path, end)) is not None]
@@ -178,9 +168,7 @@ def follow_template_edits(
             [stop for stop in every if stop not in judged], pages, census, name, (edits, exact)
         )
         counted = counted + lone.stamped(every)  # (stamps on however few pages)
-        judged_edits = [stop for stop in chosen if stop not in blocked] + counted
-        late, most = known_edits(every, judged_edits, pages, (known, name), tables)
-        late = [stop for stop in late if stop not in blocked]  # (blockcensus: by its blocks)
+        late, most = _known_left(every, (chosen, counted, blocked), pages, (known, name), tables)
         read, counted = read + more + most, counted + late
         template = own.kept(chosen + counted)  # (listings)
         carried, rounds = _this_round(template, pages, (tables, counts), rounds)
@@ -190,6 +178,22 @@ def follow_template_edits(
             break
         extend({path: pages[path] for path in reference}, reference)
     return read + own.read + lone.read
+
+
+def _known_left(
+    every: list[tuple[str, int]],
+    judged: tuple[list[tuple[str, int]], list[tuple[str, int]], Collection[tuple[str, int]]],
+    pages: Mapping[str, Run],
+    known_name: tuple[Known, Names],
+    tables: StopEdits,
+) -> tuple[list[tuple[str, int]], int]:
+    """known_edits over the stops judged template (``judged``: chosen by the stops, counted by
+    the census, and those the block census judged by their blocks, which are neither), the
+    blocked stops never among its answers."""
+    chosen, counted, blocked = judged
+    edits = [stop for stop in chosen if stop not in blocked] + counted
+    late, most = known_edits(every, edits, pages, known_name, tables)
+    return [stop for stop in late if stop not in blocked], most
 
 
 def _commit_changes(changes: Changes) -> dict[int, list[tuple[str, int]]]:
