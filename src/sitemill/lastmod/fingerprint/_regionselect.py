@@ -55,6 +55,7 @@ from sitemill.lastmod.fingerprint._articles import (
     is_card,
 )
 from sitemill.lastmod.fingerprint._asides import own_note
+from sitemill.lastmod.fingerprint._declaredroot import DeclaredRoot
 from sitemill.lastmod.fingerprint._regionmarkers import ARTICLE_START, REGION_MARKS
 from sitemill.lastmod.fingerprint._teasers import lone_teaser, read_teasers
 from sitemill.lastmod.fingerprint._titleparts import title_parts
@@ -65,7 +66,13 @@ _CLOSES: Final = {"n": "N", "x": "X", "h": "H", "f": "F", "l": "L"}
 _MARKERS: Final = regionmarkers.LETTERED
 
 
-def select(text: str, descriptions: Callable[[str], Iterable[str]], url: str, version: int) -> str:
+def select(
+    text: str,
+    descriptions: Callable[[str], Iterable[str]],
+    url: str,
+    version: int,
+    root: DeclaredRoot | None = None,
+) -> str:
     """The title, the meta descriptions (``descriptions`` finds their marks in a text) and the
     main region of ``text`` without its furniture, narrowed to the page's own article
     (fingerprint.titledarticle.article_finder); a page with no main region: its text without its
@@ -80,14 +87,14 @@ def select(text: str, descriptions: Callable[[str], Iterable[str]], url: str, ve
     title = "" if found is None else text[found[0] : found[1]]
     narrowed = titledarticle.article_finder(text, url, version)
     region = regionmarkers.region_of(text)
-    if region is not None and version >= 13 and _card_region(text, region, url):
+    if region is not None and version >= 13 and _card_region(text, region, url, root):
         region = None  # (the page's only article is a card or a teaser: read as a page without one)
     if region is None:
         kept = without_furniture(text)
         if HEADLINE_START not in kept and titleblock.own_headline(text, version, url):
             # (its title block: fingerprint.titleblock)
             kept = without_furniture(text, headline=True, url=url if version >= 13 else "")
-        kept = read_teasers(kept, url, page=text, version=version)
+        kept = read_teasers(kept, url, page=text, version=version, root=root)
         kept = linkblocks.leave_out_link_blocks(kept, url, text, version)
         region = narrowed(kept)
         if region is None:
@@ -100,7 +107,7 @@ def select(text: str, descriptions: Callable[[str], Iterable[str]], url: str, ve
             text[region[0] : region[1]], article=int(within), headline=True, notes=version
         )
         headline = HEADLINE_START in kept
-        kept = read_teasers(kept, url, own=within, page=text, version=version)
+        kept = read_teasers(kept, url, own=within, page=text, version=version, root=root)
         if not within:
             kept = linkblocks.leave_out_link_blocks(kept, url, text, version)
         article = narrowed(kept)
@@ -114,16 +121,16 @@ def select(text: str, descriptions: Callable[[str], Iterable[str]], url: str, ve
     return join_selection(title, list(said), _listed(body, url), version)
 
 
-def _card_region(text: str, region: tuple[int, int], url: str) -> bool:
+def _card_region(text: str, region: tuple[int, int], url: str, root: DeclaredRoot | None) -> bool:
     """Whether the main ``region`` of the marked ``text`` is the page's only article and a card
     that stands for other pages (from version 13: articles.is_card) or a teaser its <title> does
-    not name (teasers.lone_teaser): none of the page's own text, so the page is read as one
-    without a region."""
+    not name (teasers.lone_teaser, its links read at the ``root`` the page declares): none of the
+    page's own text, so the page is read as one without a region."""
     start = region[0] - len(ARTICLE_START)
     if text[start : region[0]] != ARTICLE_START:
         return False  # (a <main> or role=main region)
     return is_card(text[region[0] : region[1]], url) or lone_teaser(
-        text[start : region[1]], url, text
+        text[start : region[1]], url, text, root
     )
 
 

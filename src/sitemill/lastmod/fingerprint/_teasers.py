@@ -46,6 +46,7 @@ from sitemill.lastmod.fingerprint._articles import (
     HEADLINE_END,
     HEADLINE_START,
 )
+from sitemill.lastmod.fingerprint._declaredroot import DeclaredRoot, at_home
 from sitemill.lastmod.fingerprint._headedteasers import read_headed
 from sitemill.lastmod.fingerprint._regionmarkers import (
     ARTICLE_END,
@@ -71,6 +72,7 @@ class _Where(NamedTuple):
 
     url: str
     elsewhere: bool
+    root: DeclaredRoot | None = None  # (the root the page declares: lone_teaser)
 
 
 _LISTED: Final = 2  # (articles in a list: from version 9, teasers of pages on any host)
@@ -86,12 +88,21 @@ class _Article(NamedTuple):
     inner: list[_Article]
 
 
-def read_teasers(text: str, url: str, *, own: bool = False, page: str = "", version: int) -> str:
+def read_teasers(
+    text: str,
+    url: str,
+    *,
+    own: bool = False,
+    page: str = "",
+    version: int,
+    root: DeclaredRoot | None = None,
+) -> str:
     """``text`` (a page's marked region, its furniture left out) with each teaser (see above) as
     the link to the page it teases and its title, or left out beside the page's own article.
     ``url``: the page's URL (its links resolve from it); ``own``: ``text`` is the inside of the
     page's own article (the region is its only article), so no teaser in it stands beside it;
-    ``page``: the page's whole marked text (its <title>); ``version``: the fingerprint's. Each
+    ``page``: the page's whole marked text (its <title>); ``version``: the fingerprint's;
+    ``root``: the root the page's canonical declares, its links read at it (declaredroot). Each
     teaser stays an article, so that the region narrows to the page's article where version 5
     narrowed it. A teaser that is no article (fingerprint.headedteasers) counts as its heading's
     link and title."""
@@ -99,7 +110,7 @@ def read_teasers(text: str, url: str, *, own: bool = False, page: str = "", vers
     if ARTICLE_START not in text:
         return text
     articles, headline_outside, headings = _articles(text)
-    where = _Where(url, elsewhere=len(articles) >= _LISTED)
+    where = _Where(url, elsewhere=len(articles) >= _LISTED, root=root)
     mine = None if own else _own(text, articles, headline_outside, where)
     post: bool | None = None  # (asked once, when a teaser stands beside the page's article)
     replacements: list[tuple[_Article, str | None]] = []
@@ -115,12 +126,14 @@ def read_teasers(text: str, url: str, *, own: bool = False, page: str = "", vers
     return text if (spliced := _spliced(text, 0, len(text), replacements)) is None else spliced
 
 
-def lone_teaser(article: str, url: str, page: str) -> bool:
+def lone_teaser(article: str, url: str, page: str, root: DeclaredRoot | None = None) -> bool:
     """Whether the marked text of a page's only article (``article``, its markers in it) is a
     teaser (from version 13: see above): its first heading leads to another page of the site
     (as _teaser_link reads it) and the <title> of the marked ``page`` at ``url`` does not name
-    that heading's words (a page with no title: none is)."""
-    where = _Where(url, False)
+    that heading's words (a page with no title: none is). Its links are read at the ``root``
+    the page's canonical declares, as its targets are (fingerprint.declaredroot): a page whose
+    links and canonical name the site's old host leads to the site's pages all the same."""
+    where = _Where(url, False, root)
     link = _teaser_link(article, _Article(0, len(article), False, []), where)
     if link is None or _another_heading_link(article, link[0], where):
         return False
@@ -280,7 +293,7 @@ def _another_page(value: str, where: _Where) -> bool:
     """Whether a link's target ``value`` (as written) leads to another page of the site than
     the one at ``where``: on its origin, not to the page itself (fingerprint.targets spells both);
     with ``where.elsewhere`` (version 9, a list of articles), or on another host (see above)."""
-    found = targets.follow(value, where.url)
+    found = targets.follow(at_home(value, where.root), where.url)
     if found is None:
         return False
     return found.startswith("/") or (where.elsewhere and found.startswith(_WEB))

@@ -95,7 +95,7 @@ def _finished(text: str, *, main: bool, url: str, version: int, root: DeclaredRo
     Links read as no link go before the spaces beside marks (fingerprint.targets)."""
     text = _marked(text, main=main, url=url)
     if main:
-        text = regionselect.select(text, descriptions, url, version)
+        text = regionselect.select(text, descriptions, url, version, root)
     text = targets.spaced_targets(drop_invisible(text))  # (no reader sees; a target's spaces)
     return unspace_marks(targets.finish_reduction(collapse_whitespace(text), url, version, root))
 
