@@ -66,10 +66,14 @@ LINK_END_TAG: Final = re.compile(rf"</(?ai:a){NAME_END} {ATTRS} {END}", re.VERBO
 # A placeholder link (fingerprint version 13, amended): an <a> with no href, HTML's place for a
 # link that is not relevant here (a pager's link to the page itself, disabled: Hugo's "««" on
 # the first page of a list, "»»" on the last), with nothing but text inside it up to its end,
-# no letter or digit but in character references (read decoded: _placeholder_glyphs).
-_LINK_WITH_TEXT: Final = re.compile(
-    rf"""<(?ai:a){NAME_END} {attribute_value("href", "href")} {ATTRS} {END}
-    (?P<text> (?: [^<&\x01\x02\x03\w] | _ | &[^;<\s]*+;? )*+ ) </(?ai:a){NAME_END} {ATTRS} {END}""",
+# no letter or digit but in character references (read decoded).
+# Read as the tokenizer reads: a start tag runs to its ">" (or the page's end) and is read once,
+# its text and end tag then matched where it ends (a page of unclosed "<a href=" stays linear).
+_LINK_START: Final = re.compile(
+    rf"<(?ai:a){NAME_END} {attribute_value('href', 'href')} {ATTRS} {END}", re.VERBOSE
+)
+_LINK_TEXT: Final = re.compile(
+    rf"(?P<text> (?: [^<&\x01\x02\x03\w] | _ | &[^;<\s]*+;? )*+ ) {LINK_END_TAG.pattern}",
     re.VERBOSE,
 )
 # A link, image or meta start tag, with the values it is kept for. Each lookahead reads the
@@ -137,16 +141,18 @@ def without_placeholder_glyphs(text: str) -> str:
     no words). A link to the page itself, written with its href or as its placeholder, reads
     alike: Hugo's upgrade that made a pager's "««" on the list's first page a disabled link
     with no href put in no word (issue 79, crumb97)."""
-    if "<" not in text:
-        return text
-    return _LINK_WITH_TEXT.sub(_placeholder_glyphs, text)
-
-
-def _placeholder_glyphs(link: re.Match[str]) -> str:
-    """_LINK_WITH_TEXT's replacement: a space for a placeholder link of glyphs, else the link."""
-    if link["href"] is not None or any(c.isalnum() for c in html.unescape(link["text"])):
-        return link[0]
-    return " "
+    pieces: list[str] = []
+    done = place = 0
+    while (start := _LINK_START.search(text, place)) is not None:
+        place = start.end()
+        link = _LINK_TEXT.match(text, place)
+        if link is None:
+            continue
+        place = link.end()
+        if start["href"] is None and not any(c.isalnum() for c in html.unescape(link["text"])):
+            pieces += (text[done : start.start()], " ")
+            done = place
+    return "".join(pieces) + text[done:] if pieces else text
 
 
 def unspace_marks(text: str) -> str:
