@@ -81,15 +81,14 @@ class BlockCount:
         REPEATED_MIN_PAGES."""
         return RepeatedBlocks(
             {
-                lang: frozenset(key for key in counter if self.repeats(lang, key))
+                lang: frozenset(
+                    key
+                    for key, count in counter.items()
+                    if count >= REPEATED_MIN_PAGES and 2 * count > self.pages[lang]
+                )
                 for lang, counter in sorted(self.holding.items())
             }
         )
-
-    def repeats(self, lang: str, key: bytes) -> bool:
-        """Whether the pages counted so far repeat the block ``key`` (see ``repeated``)."""
-        count = self.holding.get(lang, Counter())[key]
-        return count >= REPEATED_MIN_PAGES and 2 * count > self.pages[lang]
 
 
 @dataclass(frozen=True, slots=True)

@@ -152,12 +152,18 @@ def _second_pass(
     repeated: RepeatedBlocks,
     pool: WorkPool | None,
 ) -> Iterator[PageMarkdown]:
-    """Each page's Markdown in order: the first pass's where it holds, else converted now."""
+    """Each page's Markdown in order: the first pass's where it holds, else converted now; the
+    pages past the first pass's budget (from the first it left unmade) only once the caller
+    asks for one of them (a pool given them all at once would convert them for nothing)."""
     held = [read.holds(repeated) for read in reads]
+    cut = next((index for index, read in enumerate(reads) if read is _UNMADE), len(reads))
     again = page_markdowns(
-        [page for page, ok in zip(pages, held, strict=True) if not ok], repeated, pool
+        [page for page, ok in zip(pages[:cut], held[:cut], strict=True) if not ok], repeated, pool
     )
     for index, ((page, _), ok) in enumerate(zip(pages, held, strict=True)):
+        if index == cut:  # (the rest, converted from here on)
+            rest = [other for other, good in zip(pages[cut:], held[cut:], strict=True) if not good]
+            again = page_markdowns(rest, repeated, pool)
         yield PageMarkdown(page, reads[index].markdown) if ok else next(again)
         reads[index] = _UNMADE  # (its Markdown is the caller's now)
 

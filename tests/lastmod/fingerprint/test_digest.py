@@ -468,6 +468,8 @@ HOSTILE: dict[str, Callable[[int], bytes]] = {
     "invalid UTF-8": repeat(b"\xff\xfe<\x80\xc3"),
     "script escapes": lambda size: b"<script>" + b"<!--<script>" * (size // 12),
     "marks and spaces": repeat(b"\x01 \n\xc2\xa0"),
+    # (a self-date's author after "由": a script without spaces is one long word)
+    "Chinese without spaces": repeat("本文由此可见更".encode()),
     # (version 9 joins the words around each comment in text: reduction.join_around_comments)
     "React's comments after a script": lambda size: (
         b"<script></script><style></style><p>" + b"a<!-- -->b" * (size // 10)

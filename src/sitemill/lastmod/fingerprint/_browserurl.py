@@ -29,7 +29,9 @@ from typing import Final
 # The special schemes and their default ports (the standard's list; file has none).
 _DEFAULT_PORTS: Final = {"http": "80", "https": "443", "ws": "80", "wss": "443", "ftp": "21"}
 _SPECIAL: Final = frozenset((*_DEFAULT_PORTS, "file"))
-_SCHEME: Final = re.compile(r"[a-zA-Z][a-zA-Z0-9+.-]*:")
+# A URL's scheme at the start of a target (RFC 3986 section 3.1); anywhere else a ":" is a path's
+# (``;https://host/``, written without its scheme at the start, is a relative path: the site's own).
+SCHEME: Final = re.compile(r"[a-zA-Z][a-zA-Z0-9+.-]*:")
 _DRIVE: Final = re.compile(r"[a-zA-Z][:|]")
 _EDGES: Final = "".join(map(chr, range(0x21)))  # (C0 controls and the space)
 
@@ -38,7 +40,7 @@ def browser_read(value: str, base: str = "https") -> str:
     """A target ``value`` (as written, on a page served over ``base``, its scheme: http or
     https) as a browser reads it before following it (see above)."""
     value = value.strip(_EDGES)
-    found = _SCHEME.match(value)
+    found = SCHEME.match(value)
     scheme = "" if found is None else found[0][:-1].lower()
     if found is not None and scheme not in _SPECIAL:
         return value  # (another scheme: as written)

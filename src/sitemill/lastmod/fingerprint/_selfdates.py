@@ -71,6 +71,13 @@ _COMMIT: Final = rf"""(?: \ ?[:,-]?\ ?{MARK_EDGE}H[^{MARK_EDGE}]*/commits?/(?P<s
     {MARK_EDGE}E{MARK_EDGE} )?"""
 # An author's name: at most four words, none a mark.
 _NAME: Final = rf"[^{MARK_EDGE}\ ]+(?:\ [^{MARK_EDGE}\ ]+){{0,3}}?"
+# (version 13) The same, each word at most _NAME_LETTERS characters: a script that writes no
+# spaces (Chinese) would otherwise make one "name" of a whole paragraph, read again from each
+# place a self-date may start (quadratic in the paragraph).
+_NAME_LETTERS: Final = 32
+_NAME_13: Final = (
+    rf"[^{MARK_EDGE}\ ]{{1,{_NAME_LETTERS}}}(?:\ [^{MARK_EDGE}\ ]{{1,{_NAME_LETTERS}}}){{0,3}}?"
+)
 _LAST: Final = "(?:最后|最後)"
 _SELF_DATE_7: Final = re.compile(
     rf"""{_LABEL}{_DATE_7}\.?{_COMMIT} (?: \ by\ {_NAME} (?=\ ?{MARK_EDGE}|\ ?\Z) )?
@@ -87,10 +94,10 @@ _LABEL_13: Final = rf"""(?: (?:page\ )?last\ {_CHANGED}(?:\ on)?:?
     | (?:updated|modified|revised)(?:\ on|:) )\ ?"""
 _WHICH: Final = rf"(?:{_LAST}|本文|本页|本頁|文章)"  # ("last", "this article", "this page")
 _SELF_DATE_13: Final = re.compile(
-    rf"""{_LABEL_13}{_DATE_7}\.?{_COMMIT} (?: \ by\ {_NAME} (?=\ ?{MARK_EDGE}|\ ?\Z) )?
-    | {_LAST}\ ?(?:由\ ?{_NAME}\ ?)?[于於]\ ?{_DATE_7}\ ?更新
-    | {_WHICH}?\ ?(?:由\ ?{_NAME}\ ?)?更新(?:于|於|时间|時間|日期)\ ?[:：]?\ ?{_DATE_7}
-    | {_LAST}\ ?(?:由\ ?{_NAME}\ ?)?更新\ ?[:：]?\ ?{_DATE_7}
+    rf"""{_LABEL_13}{_DATE_7}\.?{_COMMIT} (?: \ by\ {_NAME_13} (?=\ ?{MARK_EDGE}|\ ?\Z) )?
+    | {_LAST}\ ?(?:由\ ?{_NAME_13}\ ?)?[于於]\ ?{_DATE_7}\ ?更新
+    | {_WHICH}?\ ?(?:由\ ?{_NAME_13}\ ?)?更新(?:于|於|时间|時間|日期)\ ?[:：]?\ ?{_DATE_7}
+    | {_LAST}\ ?(?:由\ ?{_NAME_13}\ ?)?更新\ ?[:：]?\ ?{_DATE_7}
     | (?:最終)?更新日?\ ?[:：]\ ?{_DATE_7} | 最終更新\ ?{_DATE_7}""",
     re.IGNORECASE | re.VERBOSE,
 )
@@ -133,14 +140,16 @@ def _without_13(text: str) -> str:
     if not places:
         return text
     pieces: list[str] = []
-    done = 0
+    done = tried = 0  # (tried: the starts before it were read, none a self-date)
     for place in places:
-        for start in range(max(done, place - _REACH), place + 1):
+        for start in range(max(done, tried, place - _REACH), place + 1):
             found = _SELF_DATE_13.match(text, start)
             if found is not None and found.end() > start:
                 pieces += (text[done:start], _self_date_13(found))
                 done = found.end()
                 break
+        else:
+            tried = place + 1
     return _spaced("".join((*pieces, text[done:])), text) if pieces else text
 
 

@@ -44,6 +44,7 @@ from urllib.parse import quote, unquote
 
 from sitemill.lastmod.fingerprint import _selfdates as selfdates
 from sitemill.lastmod.fingerprint import _selflinks as selflinks
+from sitemill.lastmod.fingerprint._browserurl import SCHEME as SCHEME  # (history.targetmoves)
 from sitemill.lastmod.fingerprint._browserurl import browser_read, split_at_query
 from sitemill.lastmod.fingerprint._whitespace import WHITESPACE
 from sitemill.lastmod.fingerprint.targetmarks import MARK_EDGE
@@ -71,9 +72,6 @@ _SPELLED: dict[tuple[str, str, bool, SiteRoot | None], dict[str, str]] = {}
 _PAGES_REMEMBERED: Final = 1024
 _TARGETS_REMEMBERED: Final = 4096  # (targetmarks.py: a link's target, an image's, a srcset's)
 EMPTY_DESCRIPTION: Final = f"{MARK_EDGE}D{MARK_EDGE}"  # (left out before the white space collapses)
-# A URL's scheme at the start of a target (RFC 3986 section 3.1); anywhere else a ":" is a path's
-# (``;https://host/``, written without its scheme at the start, is a relative path: the site's own).
-SCHEME: Final = re.compile(r"[a-zA-Z][a-zA-Z0-9+.-]*:")
 DIGEST_HEX: Final = 16  # hex digits of an inline target's bytes
 
 

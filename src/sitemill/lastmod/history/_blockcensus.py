@@ -39,7 +39,7 @@ from sitemill.lastmod.history._stopedits import (
     read_tokens,
 )
 from sitemill.lastmod.history.blobs import read_blobs
-from sitemill.lastmod.history.edits import names_of
+from sitemill.lastmod.history.edits import names_of, reorders
 from sitemill.lastmod.history.sections import MIN_SECTION
 from sitemill.lastmod.history.walk import Run
 
@@ -52,6 +52,13 @@ Reduced = dict[tuple[str, int], tuple[str, str]]
 # and a reader).
 Names = Callable[[list[tuple[str, int]]], int]  # (name or read the stops given: blobs read)
 ReadVersions = Callable[[list[tuple[str, int]], bool], tuple[Reduced, int]]
+# read_around bound, the base URL, and each block census already made (by its stops left and
+# the commit's stops: a later round of template edits asks the same again, and is answered).
+Whole = tuple[
+    ReadVersions,
+    str,
+    dict[tuple[tuple[tuple[str, int], ...], tuple[tuple[str, int], ...]], set[tuple[str, int]]],
+]
 
 
 def body_reading(reduce: Reduce) -> Reduce | None:
@@ -67,18 +74,22 @@ def read_around(
     stops: list[tuple[str, int]], whole: bool, pages: Mapping[str, Run], reader: StopReader
 ) -> tuple[Reduced, int]:
     """The two versions around each stop of ``stops``, reduced ``whole`` (their bodies:
-    body_reading; none where it reads nothing more) or as the walk reduces them, and the blobs
-    read."""
-    batch, reduce, _, _, _, _ = reader
+    body_reading; none where it reads nothing more) or as the walk reduces them (held ones not
+    read again: stopedits.HeldReductions), and the blobs read."""
+    batch, reduce, _, held, _, _ = reader
     body = body_reading(reduce) if whole else reduce
     if body is None:
         return {}, 0
     wanted: dict[bytes, set[str]] = {}
+    reduced: dict[tuple[bytes, str], str] = {}
     for path, end in stops:
         for version in pages[path].chain[end - 1 : end + 1]:
-            if version.blob is not None:
+            if version.blob is None:
+                continue
+            if not whole and (same := held.get(version.blob, path)) is not None:
+                reduced[version.blob, path] = same  # (as the walk or name_stops reduced it)
+            else:
                 wanted.setdefault(version.blob, set()).add(path)
-    reduced: dict[tuple[bytes, str], str] = {}
     read = 0
     for blob, data in read_blobs(batch, list(wanted)):
         read += 1
@@ -177,7 +188,9 @@ def _own_left(
     newer, older = versions
     kept_newer = _without(newer, {mine[1:] for mine in made if mine[0] == "+"})
     kept_older = _without(older, {mine[1:] for mine in made if mine[0] == "-"})
-    _, _, moves, links = names_of(kept_newer, kept_older, own)
+    name, _, moves, links = names_of(kept_newer, kept_older, own)
+    if kept_newer != kept_older and reorders(name):  # (what it kept, reordered: its own)
+        return unmade
     many, tokens = census_tokens(edit_tokens(moves, links))
     return unmade if many else unmade & frozenset(tokens)
 
@@ -213,9 +226,9 @@ def stop_readers(
     remembered: tuple[Mapping[str, str], dict[str, str]],
     reader: StopReader,
     tables: StopEdits,
-) -> tuple[Names, Names, tuple[ReadVersions, str]]:
+) -> tuple[Names, Names, Whole]:
     """How stops are named (stopedits.name_stops), their tokens read (read_tokens) and the
     commit's pages read whole (read_around) with the base URL."""
     name = partial(name_stops, pages=pages, remembered=remembered, reader=reader, edits=tables)
     tokens = partial(read_tokens, pages=pages, reader=reader, edits=tables)
-    return name, tokens, (partial(read_around, pages=pages, reader=reader), reader[-1])
+    return name, tokens, (partial(read_around, pages=pages, reader=reader), reader[-1], {})

@@ -1,8 +1,9 @@
-"""Where two versions of a text differ: their common start and end, found by halving."""
+"""Where two versions differ: a text's common start and end found by halving (common_ends),
+a token sequence's by scanning (shared_ends)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import AnyStr, Final
 
 # Characters read on each side of where two versions differ (a stamp is shorter).
@@ -46,3 +47,15 @@ def common_length(
         else:
             high = middle - 1
     return low
+
+
+def shared_ends(old: Sequence[object], new: Sequence[object]) -> tuple[int, int]:
+    """How many items ``old`` and ``new`` share at their start, then at their end (never
+    counting an item twice)."""
+    start, limit = 0, min(len(old), len(new))
+    while start < limit and old[start] == new[start]:
+        start += 1
+    end = 0
+    while end < limit - start and old[-1 - end] == new[-1 - end]:
+        end += 1
+    return start, end

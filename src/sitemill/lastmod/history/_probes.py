@@ -15,7 +15,7 @@ from sitemill.lastmod.history._editparts import (
     part_names,
 )
 from sitemill.lastmod.history._stopedits import STAMP_EDIT, Edits
-from sitemill.lastmod.history.edits import is_site_wide, reorders, rewords
+from sitemill.lastmod.history.edits import is_site_wide, names_a_kind, reorders, rewords
 from sitemill.lastmod.history.sections import MIN_SECTION, WORDED_LEAST
 from sitemill.lastmod.history.walk import Run
 
@@ -133,16 +133,26 @@ def template_edits(
         for (when, edit), count in counts.items()
         if count >= least
         and (
-            (2 * count > max(named[when], _most(count, when, files, edited)) and not reorders(edit))
+            (
+                2 * count > max(named[when], _most((count, edit), when, files, edited))
+                and not reorders(edit)
+            )
             or (is_site_wide(edit) and 2 * count > plain[when])
         )
     }
 
 
-def _most(count: int, when: int, files: Mapping[int, int], edited: Mapping[int, int]) -> int:
-    """The pages an edit made on ``count`` pages at commit ``when`` is weighed against: those
-    the commit changed (``files``), or, from WORDED_LEAST pages on, those it may have edited."""
-    return (edited if count >= WORDED_LEAST else files).get(when, 0)
+def _most(
+    made: tuple[int, str], when: int, files: Mapping[int, int], edited: Mapping[int, int]
+) -> int:
+    """The pages an edit (``made``: on how many pages, its name) at commit ``when`` is weighed
+    against: those the commit changed (``files``), or, from WORDED_LEAST pages on, for an edit
+    named by its kind (edits.names_a_kind: a date re-spelled), those it may have edited. An
+    edit of words on fewer than half the pages the commit changed stays each page's own,
+    however many of the others changed in nothing a reader sees (a deploy that re-rendered 60
+    pages and edited 20 alike: tests/jobs/test_tree_workers.py)."""
+    count, edit = made
+    return (edited if count >= WORDED_LEAST and names_a_kind(edit) else files).get(when, 0)
 
 
 def shared_parts(

@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Final
 
-from sitemill.lastmod.history._targetmoves import names_host
-from sitemill.lastmod.history._targetpairs import shared_ends
+from sitemill.lastmod.history._commonends import shared_ends
+from sitemill.lastmod.history._targetmoves import site_target
 
 _LINK_END: Final = "E"  # (the token of a link's end: fingerprint.targetmarks.LINK_END_MARK)
 
@@ -79,7 +79,7 @@ def _site_links(part: list[str]) -> bool:
     for token in part:
         kind, value = token[:1], token[1:]
         if kind == "H":
-            if inside or not value or names_host(value) or value.startswith("//"):
+            if inside or not value or not site_target(value):
                 return False
             inside = True
             links += 1

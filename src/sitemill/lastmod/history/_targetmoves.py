@@ -12,7 +12,8 @@ from typing import Final
 from urllib.parse import unquote
 
 from sitemill.lastmod.fingerprint.targets import SCHEME
-from sitemill.lastmod.history._targetpairs import BESIDE_MOVES, shared_ends
+from sitemill.lastmod.history._commonends import shared_ends
+from sitemill.lastmod.history._targetpairs import BESIDE_MOVES
 from sitemill.lastmod.history._targetpairs import paired as pairs
 
 # The mark kinds that hold a target: a link's, an image's source, a srcset's first candidate;
@@ -292,6 +293,12 @@ def names_host(target: str) -> bool:
     path, the site's own (a 404 under the page's path), so leading it to ``https://host/x``
     led the link to another page, no host's move (dating rules 19: issue 79, genieblog)."""
     return _host_end(target) > 0
+
+
+def site_target(target: str) -> bool:
+    """Whether ``target`` is the site's own, as the reduction spells it: no scheme and host
+    at its start (names_host), no "//" (a scheme-relative URL: another host)."""
+    return not names_host(target) and not target.startswith("//")
 
 
 def _host_end(target: str) -> int:

@@ -5,8 +5,10 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Final
+
+from sitemill.lastmod.history._commonends import shared_ends
 
 # Targets of one kind that came or went beside those one move moved, at most (_moved_beside).
 BESIDE_MOVES: Final = 8
@@ -121,15 +123,3 @@ def _changed(old: str, new: str) -> int:
     """How many characters of ``old`` and ``new`` stand between their common start and end."""
     start, end = shared_ends(old, new)
     return len(old) + len(new) - 2 * (start + end)
-
-
-def shared_ends(old: Sequence[object], new: Sequence[object]) -> tuple[int, int]:
-    """How many items ``old`` and ``new`` share at their start, then at their end (never
-    counting an item twice)."""
-    start, limit = 0, min(len(old), len(new))
-    while start < limit and old[start] == new[start]:
-        start += 1
-    end = 0
-    while end < limit - start and old[-1 - end] == new[-1 - end]:
-        end += 1
-    return start, end

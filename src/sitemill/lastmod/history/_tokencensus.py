@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Mapping
 
-from sitemill.lastmod.history._blockcensus import ReadVersions, read_blocks
+from sitemill.lastmod.history._blockcensus import Whole, read_blocks
 from sitemill.lastmod.history._editparts import BY_KIND, NO_KIND, census_tokens
 from sitemill.lastmod.history._probes import commit_of, exact_kept, telling
 from sitemill.lastmod.history._stopedits import STAMP_EDIT, TOKENS_AT, Edits, StopEdits
@@ -27,7 +27,7 @@ def by_tokens(
     counts: tuple[dict[int, list[tuple[str, int]]], Counter[int]],
     tokens: Callable[[list[tuple[str, int]]], int],
     tables: StopEdits,
-    whole: tuple[ReadVersions, str] | None = None,
+    whole: Whole | None = None,
 ) -> tuple[list[tuple[str, int]], set[tuple[str, int]], int]:
     """``chosen`` and the stops of ``named`` whose edit is template by the census of their
     commit's tokens (token_templates: each token made by most of its pages, or of those
@@ -38,8 +38,9 @@ def by_tokens(
     only where an earlier run's state recalled their names without them (``tokens``:
     stopedits.read_tokens). Of those whose edit is one (edits.edit_of: its moves named by the
     move), a page whose exact moves are not the ones most of them made is its own (a repair of
-    its own beside the move). ``whole``: reads pages' versions, whole or not, and the base URL
-    (history.blockcensus: a block's edit counted wherever it stood on each page); None: never.
+    its own beside the move). ``whole``: reads pages' versions, whole or not, the base URL
+    and the block censuses made (history.blockcensus: a block's edit counted wherever it
+    stood on each page); None: never.
     Also returned apart: the stops judged so, by their blocks (their edit's name may be another
     page's whose blocks are its own: it is judged template nowhere else)."""
     commits, changed = counts
@@ -66,9 +67,7 @@ def by_tokens(
     for when, stops in counted if whole is not None else ():
         left = [stop for stop in at[when] if stop not in found]
         blocks, also = _blocks(left, stops, pages, (tables[TOKENS_AT], changed), whole)
-        found |= blocks
-        blocked |= blocks
-        read += also
+        found, blocked, read = found | blocks, blocked | blocks, read + also
     more = [stop for stops in at.values() for stop in stops if stop in found]
     # (the commit's pages whose edit is one, stops or not)
     kept = exact_kept(more, found, lambda stop: (commit_of(stop, pages), edits.get(stop)), exact)
@@ -80,19 +79,22 @@ def _blocks(
     commit: list[tuple[str, int]],
     pages: Mapping[str, Run],
     counts: tuple[Edits, Counter[int]],
-    whole: tuple[ReadVersions, str] | None,
+    whole: Whole | None,
 ) -> tuple[set[tuple[str, int]], int]:
     """The stops of ``left`` (at one commit, not template by its token census) that made no
     edit of their own beside the blocks most of the commit's pages (``commit``) took out or put
     in, in their region or in their body (history.blockcensus: a block's edit, wherever it
-    stood), and the blobs read."""
+    stood), and the blobs read (none where an earlier round asked the same: ``whole``'s)."""
     table, changed = counts
-    if not left or whole is None:
-        return set(), 0
+    asked = (tuple(left), tuple(commit))
+    if not left or whole is None or asked in whole[2]:
+        return (set(whole[2][asked]) if left and whole else set()), 0
     unmade = unmade_tokens(commit, pages, table, changed)
     wanted = {stop: unmade[stop] for stop in left if unmade.get(stop)}
     region = {stop: tokens_of(stop, table) for stop in commit}
-    return read_blocks(wanted, commit, region, whole)
+    found, read = read_blocks(wanted, commit, region, whole[:2])
+    whole[2][asked] = found
+    return set(found), read
 
 
 def token_templates(

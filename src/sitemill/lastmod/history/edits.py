@@ -10,6 +10,7 @@ from difflib import SequenceMatcher
 from typing import Final
 
 from sitemill.lastmod.fingerprint.targetmarks import MARK_EDGE, TITLE_END
+from sitemill.lastmod.history._commonends import shared_ends
 from sitemill.lastmod.history._respacing import (
     RECASED,
     RESPACED,
@@ -22,14 +23,13 @@ from sitemill.lastmod.history._targetmoves import (
     LEAF,
     REPEAT,
     host_moves,
-    names_host,
     own_leaves,
     repointed_apart,
     rewrites,
     self_links,
+    site_target,
     target_of,
 )
-from sitemill.lastmod.history._targetpairs import shared_ends
 from sitemill.lastmod.history.datevalues import (
     RESPELLED,
     is_respelled,
@@ -51,8 +51,6 @@ _LINK_END: Final = "E"  # (the token of a link's end: fingerprint.targetmarks.LI
 _KEYS: Final = b"sitelinks"
 # The tokens an edit took out and put in (moves_of).
 Moves = tuple[list[str], list[str]]
-# Two versions of an edit read (_read): their token sequences, tokens, and repeats (_repeats).
-_Read = tuple[tuple[list[str], list[str]], Counter[str], Counter[str], Moves]
 SUM_BITS: Final = 48  # (a token_sum's size: a deploy's distinct edits never meet by chance)
 
 
@@ -68,30 +66,7 @@ def edit_of(newer: str, older: str, own: str = "") -> str:
     date is its value (dates re-spelled alone: RESPELLED), and dates, and numbers put in or
     taken out alone, are named by their kind (history.datevalues). What it kept but moved is
     named too (moved_within)."""
-    read = _read(newer, older)
-    if isinstance(read, str):
-        return read
-    sequences, old, new, repeats = read
-    moves = _named_moves(new, old, own, repeats)
-    return _edit_name(new, old, _ordered(moves, sequences, old, new))
-
-
-def _read(newer: str, older: str) -> _Read | str:
-    """The name of an edit that changed no word (RESPACED, RESPELLED, RECASED or REPOINTED:
-    edit_of and exact_of name it alike), else its two versions read."""
-    if respaced(newer, older):
-        return RESPACED
-    if is_respelled(newer, older):
-        return RESPELLED
-    sequences, old, new = _versions(older, newer)
-    if recased(*sequences):
-        return RECASED
-    if (links := links_by_kind(*sequences)) is not None:
-        return links
-    repeats = _repeats(old, new)
-    if _repointed_alone(repeats, sequences, old, new):
-        return REPOINTED  # (as names_of names it)
-    return sequences, old, new, repeats
+    return names_of(newer, older, own)[0]
 
 
 def names_of(newer: str, older: str, own: str = "") -> tuple[str, str, Moves, list[str]]:
@@ -122,8 +97,7 @@ def site_links(repeats: Moves, old: Counter[str], new: Counter[str]) -> list[str
     that one version alone holds (``old``, ``new``: one a list links twice, then once, it still
     lists): which pages a list page lists (history.listings)."""
     tokens = [t for t in (*repeats[0], *repeats[1]) if not (old[t] and new[t])]
-    links = {t[1:] for t in tokens if target_of(t, "H") and not names_host(t[1:])}
-    return sorted(link for link in links if not link.startswith("//"))
+    return sorted({t[1:] for t in tokens if target_of(t, "H") and site_target(t[1:])})
 
 
 def _edit_name(new: Counter[str], old: Counter[str], moves: Moves) -> str:
@@ -198,8 +172,7 @@ def exact_of(newer: str, older: str) -> str:
     RECASED, a re-spelling RESPELLED, and dates and numbers are named as edit_of names them.
     A kind of target whose every pair moved only another site's scheme and host is named by
     that move (targetmoves.host_moves): no page's own edit, whatever its paths."""
-    read = _read(newer, older)
-    return read if isinstance(read, str) else hash_edit(*named_by_kind(*host_moves(*read[3])))
+    return names_of(newer, older)[1]
 
 
 def token_sum(reduction: str) -> int:
@@ -278,6 +251,12 @@ def reorders(edit: str) -> bool:
     holds within it (a list's order), which no name tells from another page's: never template
     across a commit (history.probes.template_edits)."""
     return edit == _REORDERED
+
+
+def names_a_kind(edit: str) -> bool:
+    """Whether an edit is named by its kind alone (RESPELLED, RESPACED, RECASED, REPOINTED,
+    STAMP_EDIT, LINKS_OUT, LINKS_IN: a digit, then zeros), not by what it took out and put in."""
+    return len(edit) == 32 and edit.endswith("0" * 31)
 
 
 def rewords(edit: str) -> bool:
