@@ -63,10 +63,11 @@ def by_tokens(
         return chosen, blocked, 0
     every = [stop for _, stops in counted for stop in stops]
     read = tokens(every)
-    found = token_templates(every, pages, tables[TOKENS_AT], changed)
+    unmade = unmade_tokens(every, pages, tables[TOKENS_AT], changed)
+    found = token_templates(unmade)
     for when, stops in counted if whole is not None else ():
         left = [stop for stop in at[when] if stop not in found]
-        blocks, also = _blocks(left, stops, pages, (tables[TOKENS_AT], changed), whole)
+        blocks, also = _blocks(left, stops, (unmade, tables[TOKENS_AT]), whole)
         found, blocked, read = found | blocks, blocked | blocks, read + also
     more = [stop for stops in at.values() for stop in stops if stop in found]
     # (the commit's pages whose edit is one, stops or not)
@@ -77,19 +78,18 @@ def by_tokens(
 def _blocks(
     left: list[tuple[str, int]],
     commit: list[tuple[str, int]],
-    pages: Mapping[str, Run],
-    counts: tuple[Edits, Counter[int]],
+    counts: tuple[Mapping[tuple[str, int], frozenset[str]], Edits],
     whole: Whole | None,
 ) -> tuple[set[tuple[str, int]], int]:
     """The stops of ``left`` (at one commit, not template by its token census) that made no
     edit of their own beside the blocks most of the commit's pages (``commit``) took out or put
     in, in their region or in their body (history.blockcensus: a block's edit, wherever it
-    stood), and the blobs read (none where an earlier round asked the same: ``whole``'s)."""
-    table, changed = counts
+    stood), and the blobs read (none where an earlier round asked the same: ``whole``'s).
+    ``counts``: the census's tokens each stop made alone (unmade_tokens), and the edits' tokens."""
+    unmade, table = counts
     asked = (tuple(left), tuple(commit))
     if not left or whole is None or asked in whole[2]:
         return (set(whole[2][asked]) if left and whole else set()), 0
-    unmade = unmade_tokens(commit, pages, table, changed)
     wanted = {stop: unmade[stop] for stop in left if unmade.get(stop)}
     region = {stop: tokens_of(stop, table) for stop in commit}
     found, read = read_blocks(wanted, commit, region, whole[:2])
@@ -97,24 +97,18 @@ def _blocks(
     return set(found), read
 
 
-def token_templates(
-    stops: list[tuple[str, int]],
-    pages: Mapping[str, Run],
-    tokens: Edits,
-    changed: Mapping[int, int],
-) -> set[tuple[str, int]]:
-    """The stops of ``stops`` (every page their commits changed, each named) whose every token
-    (editparts.edit_tokens: each word, mark or move the edit took out or put in) is one at
-    least MIN_SECTION of the commit's pages took out or put in alike, more than half of the
-    pages it changed (``changed``, by commit) or of those whose edit took out or put in a token
-    of its kind (a move of another site's targets: of the pages that changed a target there):
-    two template edits on one page (a release swapped in the title and the caption beside the
+def token_templates(unmade: Mapping[tuple[str, int], frozenset[str]]) -> set[tuple[str, int]]:
+    """The stops counted (``unmade``: unmade_tokens of every page their commits changed, each
+    named) whose every token (editparts.edit_tokens: each word, mark or move the edit took out
+    or put in) is one at least MIN_SECTION of the commit's pages took out or put in alike, more
+    than half of the pages it changed or of those whose edit took out or put in a token of its
+    kind (a move of another site's targets: of the pages that changed a target there): two
+    template edits on one page (a release swapped in the title and the caption beside the
     footer's generator version; the footer's year beside a library's links re-pointed, each
-    page its own set) are the template's. A page with a token of its own (a word, its list's order)
-    keeps its edit's date; so does one whose edit is too large to count (editparts.MANY)."""
-    return {
-        stop for stop, unmade in unmade_tokens(stops, pages, tokens, changed).items() if not unmade
-    }
+    page its own set) are the template's. A page with a token of its own (a word, its list's
+    order) keeps its edit's date; so does one whose edit is too large to count
+    (editparts.MANY)."""
+    return {stop for stop, alone in unmade.items() if not alone}
 
 
 def unmade_tokens(
