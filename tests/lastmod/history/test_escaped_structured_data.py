@@ -39,10 +39,10 @@ POSTS = {
 }
 
 
-def post(slug: str, cut: int, words: str = "") -> str:
-    """Post ``slug`` of POSTS, its excerpt its first ``cut`` paragraphs; ``words``: added to
-    its last paragraph."""
-    paragraphs = [*POSTS[slug][:-1], POSTS[slug][-1] + words]
+def post(slug: str, cut: int, own: str = "") -> str:
+    """Post ``slug`` of POSTS, its excerpt its first ``cut`` paragraphs; the post named
+    ``own`` has words added to its last paragraph."""
+    paragraphs = [*POSTS[slug][:-1], POSTS[slug][-1] + (" Updated." if slug == own else "")]
     excerpt = " ".join(POSTS[slug][:cut])
     data = {
         "@context": "https://schema.org",
@@ -51,21 +51,20 @@ def post(slug: str, cut: int, words: str = "") -> str:
         "description": html.escape(excerpt),  # (as Hugo writes it: escaped once more)
         "datePublished": "2019-04-16T00:00:00+00:00",
     }
+    head = [
+        f"<title>{slug} | u1tnk.log</title>",
+        f'<meta name="description" content="{html.escape(excerpt)}">',
+        f'<script type="application/ld+json">{json.dumps(data, ensure_ascii=False)}</script>',
+    ]
     body = "".join(f"<p>{html.escape(text, quote=False)}</p>" for text in paragraphs)
+    article = f"<article class=post-single><h1>{slug}</h1><div class=post-content>{body}</div>"
     return (
-        f"<html><head><title>{slug} | u1tnk.log</title>"
-        f'<meta name="description" content="{html.escape(excerpt)}">'
-        f'<script type="application/ld+json">{json.dumps(data, ensure_ascii=False)}</script>'
-        f"</head><body><main class=main><article class=post-single><h1>{slug}</h1>"
-        f"<div class=post-content>{body}</div></article></main></body></html>\n"
+        f"<html><head>{''.join(head)}</head><body><main>{article}</article></main></body></html>\n"
     )
 
 
 def site(cut: int, own: str = "") -> dict[str, str]:
-    return {
-        f"blog/{slug}/index.html": post(slug, cut, " Updated." if slug == own else "")
-        for slug in POSTS
-    }
+    return {f"blog/{slug}/index.html": post(slug, cut, own) for slug in POSTS}
 
 
 def test_an_escaped_excerpt_re_cut_by_an_upgrade_moves_no_date(tmp_path: Path) -> None:
