@@ -360,6 +360,13 @@ def test_a_post_s_neighbours_are_left_out() -> None:
     assert markdown_of(body) == "# Guide\n\nWords.\n\n[Other](https://example.org/other/)\n"
 
 
+def test_a_link_whose_own_role_is_navigation_is_left_out() -> None:
+    # Fingerprint version 13 (hugo99): a link with a furniture role is furniture, as a nav is.
+    body = """<main><h1>Guide</h1><p>Words.</p><div class="pagination">
+    <a role="navigation" href="/newer/">Next</a><a href="/other/">Other</a></div></main>"""
+    assert markdown_of(body) == "# Guide\n\nWords.\n\n[Other](https://example.org/other/)\n"
+
+
 def test_each_pass_parses_a_page_once(monkeypatch: pytest.MonkeyPatch) -> None:
     # Issue 81: the two passes (the blocks the site repeats, then the Markdown) parse each page
     # once each, its title block before <main> or not (it was parsed twice a pass then).

@@ -52,7 +52,12 @@
 # a text value that is the page's title with its parts in another order restates it as the title
 # itself does: the fingerprint reads a title as its parts, not their order (fingerprint.titleparts:
 # a Publii home page's Organization ``name`` "Lab - Blog" beside its ``<title>`` "Lab - Blog",
-# which the reduction reads as "Blog | Lab").
+# which the reduction reads as "Blog | Lab"). And (amended, issue 79: hugo99) a text value is read
+# for what it restates with its HTML character references decoded, as the page's own text and
+# descriptions are: generators write a script's values HTML-escaped (Hugo's JSON-LD ``description``
+# "…めんどい&amp;固まる…", "&#34;", "&mdash;", "&rsquo;" where the meta description and the text
+# read "&", '"', "—", "’"), so the excerpt the meta description restates is the same excerpt, and
+# an upgrade that re-cut it (10 posts of a Hugo blog) moves no date through it.
 #
 # What most pages of a site share (the WebSite and Organization nodes, the publisher's logo) is the
 # template's in a git history as any block most pages carry is: an edit of those leaves made on
@@ -65,6 +70,7 @@
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from collections.abc import Iterator
@@ -216,6 +222,8 @@ def _restated(value: str, key: str, page: _Page, said: Said) -> bool:
         return True
     if key in ("@type", "@id") or _URL.match(value):
         return False
+    if page.version >= 13 and "&" in value:  # (its character references decoded: see above)
+        value = html.unescape(value)
     return said.restates(value) or (page.version >= 13 and said.titles(title_parts(value)))
 
 

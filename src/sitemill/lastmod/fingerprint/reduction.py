@@ -23,7 +23,7 @@ from sitemill.lastmod.fingerprint._articles import HEADING_MARKERS
 from sitemill.lastmod.fingerprint._comments import InCode, join_around_comments
 from sitemill.lastmod.fingerprint._declaredroot import DeclaredRoot, declared_root
 from sitemill.lastmod.fingerprint._regionmarkers import ANY_MARKER, REGION_MARKS
-from sitemill.lastmod.fingerprint._structure import Structure
+from sitemill.lastmod.fingerprint._structure import Structure, has_furniture_role
 from sitemill.lastmod.fingerprint._taggrammar import NOT_TEXT
 from sitemill.lastmod.fingerprint._whitespace import collapse_whitespace, drop_invisible
 from sitemill.lastmod.fingerprint.targetmarks import (
@@ -159,8 +159,25 @@ def _rest(text: str, version: int) -> str:
     if version >= 13:
         text = without_placeholder_glyphs(text)
     text = LINK_END_TAG.sub(LINK_END_MARK, text)  # (no "<" in a mark: read once)
-    text = KEPT_TAG.sub(mark_targets, text)
+    text = KEPT_TAG.sub(mark_kept_tag if version >= 13 else mark_targets, text)
     return html.unescape(text)
+
+
+# A link that is furniture itself (fingerprint version 13, amended, issue 79: hugo99): an <a> whose
+# own role is a furniture role (navigation, complementary, search, banner, contentinfo: any element
+# so marked is furniture wherever it stands, fingerprint.regionselect) is left out as a post's
+# neighbour is (read_neighbours), its target and its words. The element-level rule never sees it:
+# a link is inline, its tags no markers (in_order). Hexo Anatole writes a post's pager as
+# ``<a role="navigation" href="/next-post/">下一篇</a>`` with no rel: a new post re-pointed its
+# neighbour's "next" link, and dated it (7 posts of a Hexo blog).
+def mark_kept_tag(tag: re.Match[str]) -> str:
+    """A kept tag as its marks (targetmarks.mark_targets), a link with a furniture role of
+    its own marked as a neighbour (see above)."""
+    marks = mark_targets(tag)
+    if tag["link"] is None or marks == " " or marks.startswith(NEIGHBOUR_MARK):
+        return marks
+    start = tag[0]
+    return NEIGHBOUR_MARK + marks if "ole" in start and has_furniture_role(start) else marks
 
 
 def _flat_body(found: re.Match[str]) -> str:

@@ -8,7 +8,8 @@
 # by its marker: the reduction's first pass records each marker's tag's position as it writes it
 # (reduction.marked_region_text), and the n-th marker of the marked text is the n-th recorded.
 # A post's neighbours (a link whose rel is "prev" or "next": what another page says is that
-# page's, reduction.read_neighbours) are left out too, found by their start tags. Only the reading
+# page's, reduction.read_neighbours) and a link whose own role is furniture's are left out too,
+# found by their start tags. Only the reading
 # of the region is the fingerprint's here: a teaser read as its link and a post's blocks of links
 # (fingerprint.teasers, fingerprint.linkblocks) are how a date is read, not what a reader is given.
 
@@ -30,7 +31,6 @@ from sitemill.lastmod.fingerprint.targetmarks import (
     KEPT_TAG,
     NEIGHBOUR_MARK,
     escape_kept_values,
-    mark_targets,
 )
 from sitemill.lastmod.fingerprint.versions import FINGERPRINT_VERSION
 
@@ -106,13 +106,14 @@ def region_plan(data: bytes, url: str = "", version: int = FINGERPRINT_VERSION) 
 
 def _neighbours(text: str, start: int, end: int) -> tuple[int, ...]:
     """Where the start tags of the links to a post's neighbours stand in ``text[start:end]``
-    (targetmarks.mark_targets marks them; read_neighbours leaves them out)."""
+    (reduction.mark_kept_tag marks them, and a link with a furniture role of its own, from
+    version 13; read_neighbours leaves them out)."""
     return tuple(
         found.start()
         for found in KEPT_TAG.finditer(text, start, end)
         if found["link"] is not None
-        and "rel" in found[0].lower()
-        and mark_targets(found).startswith(NEIGHBOUR_MARK)
+        and ("rel" in found[0].lower() or "ole" in found[0])
+        and reduction.mark_kept_tag(found).startswith(NEIGHBOUR_MARK)
     )
 
 

@@ -78,7 +78,10 @@ from typing import Final
 # self-date's label is never read from the last word "page" of the sentence before it
 # (fingerprint.selfdates), and a placeholder link (an <a> with no href) whose text holds no
 # letter or digit is left out with its text, as a link to the page itself is (a pager's
-# disabled "««": fingerprint.targetmarks.without_placeholder_glyphs).
+# disabled "««": fingerprint.targetmarks.without_placeholder_glyphs), and a link whose own role
+# is a furniture role is left out as a post's neighbour is (reduction.mark_kept_tag), and a JSON-LD
+# value is read for what it restates with its HTML character references decoded
+# (fingerprint.structureddata).
 # Version 11 is no longer computable, its gates (``version >= 12``: structured data that counts
 # or places the page itself) gone.
 FINGERPRINT_VERSION: Final = 13
