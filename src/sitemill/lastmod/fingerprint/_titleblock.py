@@ -85,9 +85,21 @@ def outside_span(
                 article = max(0, article - 1)
             elif letter == "h" and not article:
                 holds, end = header_span(part, found.end())
-                if holds and titled_headline(part[found.end() : end], text, version, url):
+                if holds and _headline_of_page(part[found.end() : end], text, version, url):
                     return offset + found.end(), offset + end
     return None
+
+
+def _headline_of_page(header: str, page: str, version: int, url: str) -> bool:
+    """Whether the <h1> of a page-level ``header`` outside the main region of ``page`` (at
+    ``url``) is the page's headline: its <title> names it (titled_headline), or, from version
+    13 (amended, issue 79), it is not the site's name and the title names no other heading of
+    the page (see above: a page's one headline is its own, with a region as without one)."""
+    if titled_headline(header, page, version, url):
+        return True
+    if version < 13 or _headline(header, page, version, url) is None:
+        return False
+    return not _title_names_a_heading(page, version)
 
 
 def own_headline(text: str, version: int, url: str = "") -> bool:
@@ -100,14 +112,19 @@ def own_headline(text: str, version: int, url: str = "") -> bool:
         return True
     if version < 13 or _headline(text, text, version, url) is None:
         return False
-    title = regionmarkers.between(text, *regionmarkers.TITLE_MARKERS)
+    return not _title_names_a_heading(text, version)
+
+
+def _title_names_a_heading(page: str, version: int) -> bool:
+    """Whether the <title> of ``page`` names one of its <h2> to <h6> (None of a page with no
+    <title>: False)."""
+    title = regionmarkers.between(page, *regionmarkers.TITLE_MARKERS)
     if title is None:
-        return True
-    named = regionmarkers.unmark(text[title[0] : title[1]])
-    for found in _HEADINGS.finditer(text):
-        if _names(named, regionmarkers.unmark(found[1]), version):
-            return False
-    return True
+        return False
+    named = regionmarkers.unmark(page[title[0] : title[1]])
+    return any(
+        _names(named, regionmarkers.unmark(found[1]), version) for found in _HEADINGS.finditer(page)
+    )
 
 
 def titled_headline(text: str, page: str, version: int, url: str = "") -> bool:

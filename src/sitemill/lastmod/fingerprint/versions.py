@@ -157,8 +157,10 @@ EARLIER_VERSIONS: Final = frozenset({12})
 # history.probes.exact_shared); 25: issue 79
 # (a month in Han numerals and a weekday beside a date, when it is that date's, are the date's
 # spelling: history.dateforms; a page whose change at a commit reduces to nothing is not among
-# the pages a census weighs the commit's edit against: history.sectioncensus.census_of).
-DATING_RULES: Final = 25
+# the pages a census weighs the commit's edit against: history.sectioncensus.census_of); 26:
+# issue 79 (a title's word put in or taken out that the page's text holds alike in both
+# versions restates the page and is named by its kind: history.edits.RESTATED).
+DATING_RULES: Final = 26
 HTML_SUFFIXES: Final = (".html", ".htm")
 # A page is fingerprinted from at most its first this many bytes, wherever it is read (a
 # tree, a bucket, an old git version), so that one page gives one fingerprint everywhere.

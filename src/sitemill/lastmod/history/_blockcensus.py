@@ -203,8 +203,25 @@ def _holds(theirs: str, mine: str) -> bool:
 
 
 def _without(reduction: str, runs: set[str]) -> str:
-    """``reduction`` without the runs between its marks in ``runs``."""
-    return _EDGE.join(run for run in reduction.split(_EDGE) if run not in runs)
+    """``reduction`` without the runs between its marks in ``runs``. Runs of text and marks
+    alternate (text first), and the reduction is read so (edits.names_of): a run of text left
+    out leaves an empty one in its place, and a mark (a description) leaves with its edge, the
+    text on either side of it joined. (Issue 79: dropped alone, each run after it read as the
+    other kind, a category list's own count, "Blog (11)" made "(14)" beside a description every
+    page gained, was read as the links' words and judged no edit of its own.)"""
+    parts = reduction.split(_EDGE)
+    kept = [parts[0]]
+    joined = False
+    for at in range(1, len(parts)):
+        part = parts[at]
+        if at % 2 and part in runs:
+            joined = True  # (a mark left out: the next run of text joins the last)
+        elif joined:
+            kept[-1] = f"{kept[-1]} {'' if part in runs else part}"
+            joined = False
+        else:
+            kept.append("" if part in runs else part)
+    return _EDGE.join(kept)
 
 
 def _changed(newer: str, older: str) -> frozenset[str]:

@@ -48,7 +48,7 @@ _LINK_END: Final = "E"  # (the token of a link's end: fingerprint.targetmarks.LI
 # whole is named by its kind, links_by_kind), so that a name an earlier sitemill remembered is
 # not recalled. At most 9 bytes, so that with "/exact", "/parts" or "/sketch" it fits blake2b's
 # person (16).
-_KEYS: Final = b"sitelinks"
+_KEYS: Final = b"restated"
 # The tokens an edit took out and put in (moves_of).
 Moves = tuple[list[str], list[str]]
 SUM_BITS: Final = 48  # (a token_sum's size: a deploy's distinct edits never meet by chance)
@@ -202,7 +202,12 @@ def _repeats(old: Counter[str], new: Counter[str]) -> tuple[list[str], list[str]
     removed: list[str] = []
     added: list[str] = []
     for token in _differing(old, new):
-        named = token[:1] + REPEAT + "repeat" if _by_kind(token, old, new) else token
+        if _by_kind(token, old, new):
+            named = token[:1] + REPEAT + "repeat"
+        elif _restated(token, old, new):
+            named = RESTATED
+        else:
+            named = token
         (removed if old[token] > new[token] else added).append(named)
     return repointed_apart(sorted(set(removed)), sorted(set(added)))
 
@@ -217,6 +222,26 @@ def _by_kind(token: str, old: Counter[str], new: Counter[str]) -> bool:
     and where once (1 to 0). Any other mark kept on both sides (a description written twice,
     now once) is named by its kind: a repeat is no page's own."""
     return token == _LINK_END or (token[:1] not in "wtH" and bool(old[token] and new[token]))
+
+
+# A title's word put in or taken out that the page's text says in both versions (_restated),
+# named by its kind.
+RESTATED: Final = "t" + REPEAT + "restated"
+
+
+def _restated(token: str, old: Counter[str], new: Counter[str]) -> bool:
+    """Whether ``token``, counted differently in ``old`` and ``new``, is a word of the title
+    that the page's text holds, as many times, in both versions (issue 79): a title that came to
+    name the page by its own headline, or ceased to, restates the page and says nothing new (as
+    an auto-excerpt description adds nothing beyond the text), so each page's words are named
+    alike and a theme that put every page's headline in its <title> made one edit on all of
+    them (a Pelican theme's sponsor pages titled "Activasoft - site", "Q2 - site" where all
+    were titled by the site's name alone). A word the commit also put in or took out of the
+    text is the page's own: a post retitled with its headline is dated by it."""
+    if token[:1] != "t":
+        return False
+    said = "w" + token[1:]
+    return old[said] > 0 and old[said] == new[said]
 
 
 # The name of an edit that only re-pointed links within the documents they lead to, their
