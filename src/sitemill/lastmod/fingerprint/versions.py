@@ -159,7 +159,9 @@ EARLIER_VERSIONS: Final = frozenset({12})
 # spelling: history.dateforms; a page whose change at a commit reduces to nothing is not among
 # the pages a census weighs the commit's edit against: history.sectioncensus.census_of); 26:
 # issue 79 (a title's word put in or taken out that the page's text holds alike in both
-# versions restates the page and is named by its kind: history.edits.RESTATED).
+# versions restates the page and is named by its kind: history.edits.RESTATED; the census of
+# blocks reads what a page kept as it stands, and a page whose whole body made only the edit
+# most of its commit's pages made in theirs made none of its own: history.blockcensus).
 DATING_RULES: Final = 26
 HTML_SUFFIXES: Final = (".html", ".htm")
 # A page is fingerprinted from at most its first this many bytes, wherever it is read (a
