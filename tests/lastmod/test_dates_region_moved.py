@@ -14,21 +14,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from test_dates_base_move import POSTS as TEAS
 from test_dates_brand_header import sitemap_dates
 from test_dates_on_untuned_themes import T1, T2, Site, w3c
 
 T3 = "2024-03-30 11:00:00"
 
-POSTS = {
-    "2024/green/index.html": ("Green tea", "Steep it for three minutes at eighty degrees."),
-    "2024/black/index.html": ("Black tea", "Boiling water and four minutes make it strong."),
-    "2024/white/index.html": ("White tea", "The buds are dried in the sun and not rolled."),
-    "2024/oolong/index.html": ("Oolong", "Half oxidised leaves rolled into small balls."),
-    "2024/yellow/index.html": ("Yellow tea", "Rare, and dried slowly under a cloth."),
-    "2024/pu-erh/index.html": ("Pu-erh", "Pressed into cakes and aged for years."),
-    "2024/rooibos/index.html": ("Rooibos", "No tea at all, a red bush from the cape."),
-    "2024/chai/index.html": ("Chai", "Black tea boiled with milk and spices."),
-    "2024/mint/index.html": ("Mint tea", "Green tea, fresh mint and a lot of sugar."),
+# The posts (four teas and five blends), each under 2024/.
+POSTS = {f"2024/{slug}/index.html": (title, text) for slug, (title, text) in TEAS.items()} | {
+    f"2024/blend-{n}/index.html": (f"Blend {n}", f"A house blend, steeped {n + 2} minutes.")
+    for n in range(5)
 }
 HOMES = ("index.html", "page/2/index.html", "page/3/index.html")
 # (each list page in a folder of its own: no section's census of its own decides)

@@ -24,12 +24,18 @@ from test_dates_on_untuned_themes import T1, T2, Site, w3c
 T3 = "2024-03-30 11:00:00"
 T4 = "2024-04-18 16:00:00"
 SITE = "Grupo Tea"
+NAMES = ("Activa", "Lepton", "Quartz Labs", "Infox", "Hapolo")
+BLURBS = (
+    "Software for tea shops",
+    "Weighing scales",
+    "Kettles made to last",
+    "A school",
+    "Lorries",
+)
+# Each sponsor's page (named by its name's first word) with its name and blurb.
 SPONSORS = {
-    "activa.html": ("Activa", "Software for tea shops"),
-    "lepton.html": ("Lepton", "Weighing scales for leaves"),
-    "quartz.html": ("Quartz Labs", "Kettles made to last"),
-    "infox.html": ("Infox", "A school of brewing"),
-    "hapolo.html": ("Hapolo", "Tracking of tea lorries"),
+    f"{name.split()[0].lower()}.html": (name, blurb)
+    for name, blurb in zip(NAMES, BLURBS, strict=True)
 }
 
 
