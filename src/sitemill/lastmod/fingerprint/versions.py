@@ -158,8 +158,8 @@ EARLIER_VERSIONS: Final = frozenset({12})
 # (a month in Han numerals and a weekday beside a date, when it is that date's, are the date's
 # spelling: history.dateforms; a page whose change at a commit reduces to nothing is not among
 # the pages a census weighs the commit's edit against: history.sectioncensus.census_of); 26:
-# issue 79 (a title's word put in or taken out that the page's text holds alike in both
-# versions restates the page and is named by its kind: history.edits.RESTATED; the census of
+# issue 79 (a title's words put in or taken out that open a run of the page's text in both
+# versions restate the page and are named by their kind: history.edits.RESTATED; the census of
 # blocks reads what a page kept as it stands, and a page whose whole body made only the edit
 # most of its commit's pages made in theirs made none of its own: history.blockcensus).
 DATING_RULES: Final = 26

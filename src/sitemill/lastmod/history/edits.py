@@ -74,8 +74,9 @@ def names_of(newer: str, older: str, own: str = "") -> tuple[str, str, Moves, li
     stop's edit is named all three ways: history.stopedits), and the targets of the site's own
     links it put in or took out, each as it is (not by a move: site_links)."""
     sequences, old, new = _versions(older, newer)
-    repeats = _repeats(old, new)
-    moves = _ordered(_named_moves(new, old, own, repeats), sequences, old, new)
+    restated = _restated(sequences)
+    repeats = _repeats(old, new, restated)
+    moves = _ordered(_named_moves(new, old, own, (repeats, restated)), sequences, old, new)
     links = site_links(repeats, old, new)
     if respaced(newer, older):
         return RESPACED, RESPACED, moves, links
@@ -119,7 +120,9 @@ def moves_of(newer: str, older: str, own: str = "") -> Moves:
     mark's kind letter and value, "t" and a title word, "w" and a word, "R" and a move, or
     "O" and a token it kept but moved (moved_within)."""
     sequences, old, new = _versions(older, newer)
-    return _ordered(_named_moves(new, old, own), sequences, old, new)
+    restated = _restated(sequences)
+    repeats = _repeats(old, new, restated)
+    return _ordered(_named_moves(new, old, own, (repeats, restated)), sequences, old, new)
 
 
 def _ordered(
@@ -136,21 +139,24 @@ def _ordered(
 
 
 def _named_moves(
-    new: Counter[str], old: Counter[str], own: str, repeats: Moves | None = None
+    new: Counter[str],
+    old: Counter[str],
+    own: str,
+    repeated: tuple[Moves, frozenset[str]] | None = None,
 ) -> Moves:
-    """moves_of, from the two versions' tokens (``own``: edit_of's; ``repeats``: their
-    _repeats, if made), dates and numbers put in or taken out alone named by their kind
-    (history.datevalues). The page's own URL, moved (onto the site's base, or in JSON-LD away
-    from it too), is still the page's own URL: where one version holds it at the other host or
-    base path and the other leaves it out, it is counted on both, so that it is named by the
-    move; so are the links to it that moved onto it, however many (its table of contents:
-    targetmoves.self_links)."""
-    repeats = _repeats(old, new) if repeats is None else repeats
+    """moves_of, from the two versions' tokens (``own``: edit_of's; ``repeated``: their _repeats
+    and the title's words they name RESTATED, if made), dates and numbers put in or taken out
+    alone named by their kind (history.datevalues). The page's own URL, moved (onto the site's
+    base, or in JSON-LD away from it too), is still the page's own URL: where one version holds
+    it at the other host or base path and the other leaves it out, it is counted on both, so
+    that it is named by the move; so are the links to it that moved onto it, however many (its
+    table of contents: targetmoves.self_links)."""
+    repeats, restated = repeated or (_repeats(old, new), frozenset[str]())
     removed, added = rewrites(*repeats)
     lost = old[_LINK_END] - new[_LINK_END]
     if own and lost > 0 and (onto_self := self_links(repeats[0], own, lost)):
         new_self = new + onto_self + Counter({_LINK_END: lost})
-        moved = rewrites(*_repeats(old, new_self))
+        moved = rewrites(*_repeats(old, new_self, restated))
         if not any(target_of(token, "H") for token in (*moved[0], *moved[1])):
             removed, added = moved
             new = new_self
@@ -158,7 +164,7 @@ def _named_moves(
         onto = own_leaves(old, new, own)  # (moved onto the site's base; else away from it)
         away = Counter() if onto else own_leaves(new, old, own)
         if onto or away:
-            moved = rewrites(*_repeats(old + away, new + onto))
+            moved = rewrites(*_repeats(old + away, new + onto, restated))
             if not any(target_of(token, LEAF) for token in (*moved[0], *moved[1])):
                 removed, added = moved
     return named_by_kind(removed, added)
@@ -195,16 +201,19 @@ def sum_edit(newer: int, older: int) -> int:
     return (newer - older) % (1 << SUM_BITS)
 
 
-def _repeats(old: Counter[str], new: Counter[str]) -> tuple[list[str], list[str]]:
+def _repeats(
+    old: Counter[str], new: Counter[str], restated: frozenset[str] = frozenset()
+) -> tuple[list[str], list[str]]:
     """The tokens taken out and put in (sorted), each named as it is but for those _by_kind
-    names by their kind and whether they fell or rose; a link re-pointed within the document
-    it leads to is none (targetmoves.repointed_apart)."""
+    names by their kind and whether they fell or rose, and the title's words of ``restated``
+    (_restated) as RESTATED; a link re-pointed within the document it leads to is none
+    (targetmoves.repointed_apart)."""
     removed: list[str] = []
     added: list[str] = []
     for token in _differing(old, new):
         if _by_kind(token, old, new):
             named = token[:1] + REPEAT + "repeat"
-        elif _restated(token, old, new):
+        elif token in restated:
             named = RESTATED
         else:
             named = token
@@ -224,24 +233,50 @@ def _by_kind(token: str, old: Counter[str], new: Counter[str]) -> bool:
     return token == _LINK_END or (token[:1] not in "wtH" and bool(old[token] and new[token]))
 
 
-# A title's word put in or taken out that the page's text says in both versions (_restated),
-# named by its kind.
+# The title's words put in or taken out that restate the page (_restated), named by their kind.
 RESTATED: Final = "t" + REPEAT + "restated"
 
 
-def _restated(token: str, old: Counter[str], new: Counter[str]) -> bool:
-    """Whether ``token``, counted differently in ``old`` and ``new``, is a word of the title
-    that the page's text holds, as many times, in both versions (issue 79): a title that came to
-    name the page by its own headline, or ceased to, restates the page and says nothing new (as
-    an auto-excerpt description adds nothing beyond the text), so each page's words are named
-    alike and a theme that put every page's headline in its <title> made one edit on all of
-    them (a Pelican theme's sponsor pages titled "Activasoft - site", "Q2 - site" where all
-    were titled by the site's name alone). A word the commit also put in or took out of the
-    text is the page's own: a post retitled with its headline is dated by it."""
-    if token[:1] != "t":
-        return False
-    said = "w" + token[1:]
-    return old[said] > 0 and old[said] == new[said]
+def _restated(sequences: tuple[list[str], list[str]]) -> frozenset[str]:
+    """The title's words (tokens) that one version's title holds and the other's does not, that
+    restate the page (issue 79): those with a letter or a digit, in the order the title holds
+    them, open a run of the page's text (a heading's or a block's first words, after a mark)
+    in both versions. A title that came to name the page by its own headline, or ceased to, says
+    nothing new (as an auto-excerpt description adds nothing beyond the text), so each page's
+    words are named alike and a theme that put every page's headline in its <title> made one
+    edit on all of them (a Pelican theme's sponsor pages titled "Activasoft - site", "Q2 -
+    site", where all were titled by the site's name alone). A word the commit also put in or
+    took out of the text is the page's own, and so are words the text says only within its
+    runs (a blanked title restored whole, its site's part with it, restates no heading)."""
+    older, newer = sequences
+    found: set[str] = set()
+    for this, other in ((newer, older), (older, newer)):
+        title = [token for token in this if token[:1] == "t"]
+        beyond = Counter(title) - Counter(token for token in other if token[:1] == "t")
+        words = [token for token in title if beyond[token] and _lettered(token[1:])]
+        run = ["w" + token[1:] for token in words]
+        if run and _opens_run(run, this) and _opens_run(run, other):
+            found.update(words)
+    return frozenset(found)
+
+
+def _lettered(word: str) -> bool:
+    return any(character.isalnum() for character in word)
+
+
+def _opens_run(run: list[str], sequence: list[str]) -> bool:
+    """Whether the text's words ``run`` open a run of words between two marks (or the text's
+    ends) in ``sequence`` (a reduction's tokens): a heading's or a block's first words."""
+    size, at = len(run), 0
+    while at < len(sequence):
+        if sequence[at][:1] != "w":
+            at += 1
+            continue
+        if sequence[at : at + size] == run:
+            return True
+        while at < len(sequence) and sequence[at][:1] == "w":
+            at += 1
+    return False
 
 
 # The name of an edit that only re-pointed links within the documents they lead to, their
