@@ -1,18 +1,19 @@
-"""A theme that put each page's own headline in its <title> dates no page, and a page-level
-header that holds a page's one <h1> is its title block, whatever its <title> (issue 79, a
-Pelican group site's own Bootstrap theme, grupy-sao-marcos at ``5ea05a7a9f``, "Publish site on
-2026-08-18": its sponsor pages, whose article is empty and whose name, byline and blurb stand in
-a page-level header before it, were titled by the site's name alone; the redesign titled each
-"<name> - site" and gave every page one description, and 7 sponsor pages were dated by it).
+"""A theme that put each page's own headline in its <title> dates no page, and a page-level header
+that holds a page's one <h1> is its title block, whatever its <title> (issue 79, a Pelican group
+site's own Bootstrap theme, grupy-sao-marcos at ``5ea05a7a9f``, "Publish site on 2026-08-18":
+its sponsor pages, whose article is empty and whose name, byline and blurb stand in a page-level
+header before it, were titled by the site's name alone; the redesign titled each "<name> - site"
+and gave every page one description, and 7 sponsor pages were dated by it).
 
 Two principles decide it. What only this page says is content, wherever it stands: the header
 holds the page's one <h1>, so it is the page's title block though the <title> does not name it
-(fingerprint version 13, amended: as on a page without a main region). What restates the page
-says nothing new: a title's words that the page's text says alike before and after are named by
-their kind (dating rules 26), so each page's own name put in its title is one edit on all of
-them. A real git history: commit 1 at T1, commit 2 at T2 (the redesign, beside one sponsor's
-blurb repaired), commit 3 at T3 (one sponsor's blurb repaired alone), commit 4 at T4 (one page
-retitled with its headline). Structure copied from the theme's built pages, text our own."""
+(fingerprint version 13, amended: as on a page without a main region, the region holding no
+heading). What restates the page says nothing new: a title's words that open a run of the page's
+text (its headline) before and after are named by their kind (dating rules 26), so each page's
+own name put in its title is one edit on all of them. A real git history: commit 1 at T1, commit
+2 at T2 (the redesign, beside one sponsor's blurb repaired), commit 3 at T3 (one sponsor's blurb
+repaired alone), commit 4 at T4 (one page retitled with its headline). Structure copied from the
+theme's built pages, text our own."""
 
 from __future__ import annotations
 

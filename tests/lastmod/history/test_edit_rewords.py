@@ -29,10 +29,10 @@ def first_words(tokens: Counter[str]) -> Counter[str]:
 def first_names_of(newer: str, older: str, own: str) -> tuple[str, str, edits.Moves]:
     """names_of as it was: the words compared whole, _repeats made twice (and, since issue 79,
     what the edit kept but moved named beside its moves: history.edits.moved_within, and the
-    title's words that restate the page named by their kind: history.edits.RESTATED)."""
+    title's words that restate the page named by their kind: history.titlerestated)."""
     new, old = edits._tokens(newer), edits._tokens(older)
     sequences = (edits._sequence(older), edits._sequence(newer))
-    restated = edits._restated(sequences)
+    restated = edits.restated_title_words(sequences)
     repeated = (edits._repeats(old, new, restated), restated)
     moves = edits._ordered(edits._named_moves(new, old, own, repeated), sequences, old, new)
     if respaced(newer, older):

@@ -30,6 +30,7 @@ from sitemill.lastmod.history._targetmoves import (
     site_target,
     target_of,
 )
+from sitemill.lastmod.history._titlerestated import RESTATED, restated_title_words
 from sitemill.lastmod.history.datevalues import (
     RESPELLED,
     is_respelled,
@@ -74,7 +75,7 @@ def names_of(newer: str, older: str, own: str = "") -> tuple[str, str, Moves, li
     stop's edit is named all three ways: history.stopedits), and the targets of the site's own
     links it put in or took out, each as it is (not by a move: site_links)."""
     sequences, old, new = _versions(older, newer)
-    restated = _restated(sequences)
+    restated = restated_title_words(sequences)
     repeats = _repeats(old, new, restated)
     moves = _ordered(_named_moves(new, old, own, (repeats, restated)), sequences, old, new)
     links = site_links(repeats, old, new)
@@ -120,7 +121,7 @@ def moves_of(newer: str, older: str, own: str = "") -> Moves:
     mark's kind letter and value, "t" and a title word, "w" and a word, "R" and a move, or
     "O" and a token it kept but moved (moved_within)."""
     sequences, old, new = _versions(older, newer)
-    restated = _restated(sequences)
+    restated = restated_title_words(sequences)
     repeats = _repeats(old, new, restated)
     return _ordered(_named_moves(new, old, own, (repeats, restated)), sequences, old, new)
 
@@ -206,7 +207,7 @@ def _repeats(
 ) -> tuple[list[str], list[str]]:
     """The tokens taken out and put in (sorted), each named as it is but for those _by_kind
     names by their kind and whether they fell or rose, and the title's words of ``restated``
-    (_restated) as RESTATED; a link re-pointed within the document it leads to is none
+    (history.titlerestated) as RESTATED; a link re-pointed within the document it leads to is none
     (targetmoves.repointed_apart)."""
     removed: list[str] = []
     added: list[str] = []
@@ -231,52 +232,6 @@ def _by_kind(token: str, old: Counter[str], new: Counter[str]) -> bool:
     and where once (1 to 0). Any other mark kept on both sides (a description written twice,
     now once) is named by its kind: a repeat is no page's own."""
     return token == _LINK_END or (token[:1] not in "wtH" and bool(old[token] and new[token]))
-
-
-# The title's words put in or taken out that restate the page (_restated), named by their kind.
-RESTATED: Final = "t" + REPEAT + "restated"
-
-
-def _restated(sequences: tuple[list[str], list[str]]) -> frozenset[str]:
-    """The title's words (tokens) that one version's title holds and the other's does not, that
-    restate the page (issue 79): those with a letter or a digit, in the order the title holds
-    them, open a run of the page's text (a heading's or a block's first words, after a mark)
-    in both versions. A title that came to name the page by its own headline, or ceased to, says
-    nothing new (as an auto-excerpt description adds nothing beyond the text), so each page's
-    words are named alike and a theme that put every page's headline in its <title> made one
-    edit on all of them (a Pelican theme's sponsor pages titled "Activasoft - site", "Q2 -
-    site", where all were titled by the site's name alone). A word the commit also put in or
-    took out of the text is the page's own, and so are words the text says only within its
-    runs (a blanked title restored whole, its site's part with it, restates no heading)."""
-    older, newer = sequences
-    found: set[str] = set()
-    for this, other in ((newer, older), (older, newer)):
-        title = [token for token in this if token[:1] == "t"]
-        beyond = Counter(title) - Counter(token for token in other if token[:1] == "t")
-        words = [token for token in title if beyond[token] and _lettered(token[1:])]
-        run = ["w" + token[1:] for token in words]
-        if run and _opens_run(run, this) and _opens_run(run, other):
-            found.update(words)
-    return frozenset(found)
-
-
-def _lettered(word: str) -> bool:
-    return any(character.isalnum() for character in word)
-
-
-def _opens_run(run: list[str], sequence: list[str]) -> bool:
-    """Whether the text's words ``run`` open a run of words between two marks (or the text's
-    ends) in ``sequence`` (a reduction's tokens): a heading's or a block's first words."""
-    size, at = len(run), 0
-    while at < len(sequence):
-        if sequence[at][:1] != "w":
-            at += 1
-            continue
-        if sequence[at : at + size] == run:
-            return True
-        while at < len(sequence) and sequence[at][:1] == "w":
-            at += 1
-    return False
 
 
 # The name of an edit that only re-pointed links within the documents they lead to, their
