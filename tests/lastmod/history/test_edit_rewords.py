@@ -28,10 +28,13 @@ def first_words(tokens: Counter[str]) -> Counter[str]:
 
 def first_names_of(newer: str, older: str, own: str) -> tuple[str, str, edits.Moves]:
     """names_of as it was: the words compared whole, _repeats made twice (and, since issue 79,
-    what the edit kept but moved named beside its moves: history.edits.moved_within)."""
+    what the edit kept but moved named beside its moves: history.edits.moved_within, and the
+    title's words that restate the page named by their kind: history.titlerestated)."""
     new, old = edits._tokens(newer), edits._tokens(older)
     sequences = (edits._sequence(older), edits._sequence(newer))
-    moves = edits._ordered(edits._named_moves(new, old, own), sequences, old, new)
+    restated = edits.restated_title_words(sequences)
+    repeated = (edits._repeats(old, new, restated), restated)
+    moves = edits._ordered(edits._named_moves(new, old, own, repeated), sequences, old, new)
     if respaced(newer, older):
         return RESPACED, RESPACED, moves
     if is_respelled(newer, older):
@@ -49,7 +52,7 @@ def first_names_of(newer: str, older: str, own: str) -> tuple[str, str, edits.Mo
     name = hash_edit(removed, added)
     digits = edits._KIND_DIGITS[kind]
     edit = digits[int(name[0], 16) % len(digits)] + name[1:]
-    return edit, hash_edit(*named_by_kind(*edits._repeats(old, new))), moves
+    return edit, hash_edit(*named_by_kind(*repeated[0])), moves
 
 
 # Words whose letter case folds together (ß and SS, the dotted İ), dates, numbers, marks of
@@ -112,9 +115,11 @@ def test_a_stops_repeats_are_made_once(monkeypatch: pytest.MonkeyPatch) -> None:
     made: list[int] = []
     repeats = edits._repeats
 
-    def counted(old: Counter[str], new: Counter[str]) -> tuple[list[str], list[str]]:
+    def counted(
+        old: Counter[str], new: Counter[str], restated: frozenset[str] = frozenset()
+    ) -> tuple[list[str], list[str]]:
         made.append(1)
-        return repeats(old, new)
+        return repeats(old, new, restated)
 
     monkeypatch.setattr(edits, "_repeats", counted)
     newer = _reduction(["Post"], ["same " * 300, "new", ("H/a/",)])

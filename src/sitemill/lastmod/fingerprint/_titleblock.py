@@ -73,6 +73,7 @@ def outside_span(
 ) -> tuple[int, int] | None:
     """Where the text of outside's title block stands in ``text`` (after its start marker, to
     its end marker); None: the page has none."""
+    inside = text[region[0] : region[1]]
     for offset, part in ((0, text[: region[0]]), (region[1], text[region[1] :])):
         if HEADLINE_START not in part:
             continue
@@ -85,9 +86,24 @@ def outside_span(
                 article = max(0, article - 1)
             elif letter == "h" and not article:
                 holds, end = header_span(part, found.end())
-                if holds and titled_headline(part[found.end() : end], text, version, url):
+                if holds and _headline_of_page(part[found.end() : end], text, inside, version, url):
                     return offset + found.end(), offset + end
     return None
+
+
+def _headline_of_page(header: str, page: str, region: str, version: int, url: str) -> bool:
+    """Whether the <h1> of a page-level ``header`` outside the main ``region`` of ``page`` (at
+    ``url``) is the page's headline: its <title> names it (titled_headline), or, from version
+    13 (amended, issue 79), it is not the site's name, the region holds no heading of its own
+    and the title names no other heading of the page: the page's one headline is its own, with
+    a region as without one (a Pelican theme's sponsor pages, titled by the site's name alone,
+    hold their name, byline and blurb in a header before an empty article). A region with a
+    heading of its own tells the page's name from a banner's motto (Hexo NexT's list pages)."""
+    if titled_headline(header, page, version, url):
+        return True
+    if version < 13 or HEADING_START in region or _headline(header, page, version, url) is None:
+        return False
+    return not _title_names_a_heading(page, version)
 
 
 def own_headline(text: str, version: int, url: str = "") -> bool:
@@ -100,14 +116,19 @@ def own_headline(text: str, version: int, url: str = "") -> bool:
         return True
     if version < 13 or _headline(text, text, version, url) is None:
         return False
-    title = regionmarkers.between(text, *regionmarkers.TITLE_MARKERS)
+    return not _title_names_a_heading(text, version)
+
+
+def _title_names_a_heading(page: str, version: int) -> bool:
+    """Whether the <title> of ``page`` names one of its <h2> to <h6> (None of a page with no
+    <title>: False)."""
+    title = regionmarkers.between(page, *regionmarkers.TITLE_MARKERS)
     if title is None:
-        return True
-    named = regionmarkers.unmark(text[title[0] : title[1]])
-    for found in _HEADINGS.finditer(text):
-        if _names(named, regionmarkers.unmark(found[1]), version):
-            return False
-    return True
+        return False
+    named = regionmarkers.unmark(page[title[0] : title[1]])
+    return any(
+        _names(named, regionmarkers.unmark(found[1]), version) for found in _HEADINGS.finditer(page)
+    )
 
 
 def titled_headline(text: str, page: str, version: int, url: str = "") -> bool:

@@ -160,8 +160,12 @@ EARLIER_VERSIONS: Final = frozenset({12})
 # history.probes.exact_shared); 25: issue 79
 # (a month in Han numerals and a weekday beside a date, when it is that date's, are the date's
 # spelling: history.dateforms; a page whose change at a commit reduces to nothing is not among
-# the pages a census weighs the commit's edit against: history.sectioncensus.census_of).
-DATING_RULES: Final = 25
+# the pages a census weighs the commit's edit against: history.sectioncensus.census_of); 26:
+# issue 79 (a title's words put in or taken out that open a run of the page's text in both
+# versions restate the page and are named by their kind: history.titlerestated; the census of
+# blocks reads what a page kept as it stands, and a page whose whole body made only the edit
+# most of its commit's pages made in theirs made none of its own: history.blockcensus).
+DATING_RULES: Final = 26
 HTML_SUFFIXES: Final = (".html", ".htm")
 # A page is fingerprinted from at most its first this many bytes, wherever it is read (a
 # tree, a bucket, an old git version), so that one page gives one fingerprint everywhere.

@@ -39,7 +39,7 @@ from sitemill.lastmod.history._stopedits import (
     read_tokens,
 )
 from sitemill.lastmod.history.blobs import read_blobs
-from sitemill.lastmod.history.edits import names_of, reorders
+from sitemill.lastmod.history.edits import names_of, reorders, sum_edit, token_sum
 from sitemill.lastmod.history.sections import MIN_SECTION
 from sitemill.lastmod.history.walk import Run
 
@@ -118,16 +118,69 @@ def read_blocks(
     commit: list[tuple[str, int]],
     region: Mapping[tuple[str, int], frozenset[str]],
     reads: tuple[ReadVersions, str],
+    alike: bool = False,
 ) -> tuple[set[tuple[str, int]], int]:
     """The stops of ``left`` (each with the tokens most pages of its commit did not make in
     their region) that made no edit of their own once the blocks most of the commit's pages
     (``commit``: every page it changed) took out or put in alike in their bodies are left out
     (see above), and the blobs read. ``region``: the pages' tokens; ``reads``: read_around
-    bound, and the base URL (stopedits.own_path)."""
-    read_of, base = reads
+    bound, and the base URL (stopedits.own_path). ``alike``: most of the commit's pages read
+    alike in their region, their change no edit: the others are asked too whether their whole
+    body made only what most pages made in theirs (_same_bodies)."""
     wanted = {stop: unmade for stop, unmade in left.items() if block_left(unmade)}
-    if not wanted:
+    found, read = _read_blocks(wanted, commit, region, reads) if wanted else (set(), 0)
+    if not alike:
+        return found, read
+    bodily, more = _same_bodies([stop for stop in left if stop not in found], commit, reads[0])
+    return found | bodily, read + more
+
+
+def _same_bodies(
+    left: list[tuple[str, int]], commit: list[tuple[str, int]], read_of: ReadVersions
+) -> tuple[set[tuple[str, int]], int]:
+    """The stops of ``left`` whose whole body (furniture and all) made the edit most of the
+    commit's pages (``commit``) made in theirs and no other (what it took out and put in,
+    counted: edits.sum_edit), and the blobs read: what the commit changed on the page is the
+    template's, whatever its region came to read (issue 79: a Pelican theme's skip link and
+    the <main> it leads to put in every page of a commit, whose region most pages read alike;
+    the list pages, read whole before, lost the sidebar's links from their region, and 4 of
+    them were dated by it). Asked where most of the commit's pages read alike in their region
+    (read_blocks's ``alike``); a stop whose body did not change is left to the other
+    censuses."""
+    if not left:
         return set(), 0
+    mine, read = read_of(left, True)
+    wanted = {stop: edit for stop, versions in mine.items() if (edit := _counted_edit(*versions))}
+    others = [stop for stop in commit if stop not in mine]
+    probed = others[:: max(1, len(others) // WHOLE_PROBE)][:WHOLE_PROBE]
+    if not wanted or len(probed) < WHOLE_PROBE:
+        return set(), read
+    bodies, more = read_of(probed, True)
+    read += more
+    shown = [_counted_edit(*bodies[stop]) for stop in probed if stop in bodies]
+    if not any(2 * shown.count(edit) > len(shown) for edit in wanted.values()):
+        return set(), read
+    rest, more = read_of([stop for stop in others if stop not in bodies], True)
+    every = [_counted_edit(*versions) for versions in {**mine, **bodies, **rest}.values()]
+    most = max(len(commit), MIN_SECTION)
+    return {stop for stop, edit in wanted.items() if 2 * every.count(edit) > most}, read + more
+
+
+def _counted_edit(newer: str, older: str) -> int:
+    """What an edit between two reductions took out and put in, counted (edits.sum_edit; 0:
+    nothing)."""
+    return sum_edit(token_sum(newer), token_sum(older))
+
+
+def _read_blocks(
+    wanted: Mapping[tuple[str, int], frozenset[str]],
+    commit: list[tuple[str, int]],
+    region: Mapping[tuple[str, int], frozenset[str]],
+    reads: tuple[ReadVersions, str],
+) -> tuple[set[tuple[str, int]], int]:
+    """read_blocks's census of blocks, over the stops ``wanted`` whose tokens may be a
+    block's words (block_left)."""
+    read_of, base = reads
     stops, read = read_of(list(wanted), False)
     blocks = {stop: _blocks(*versions) for stop, versions in stops.items()}
     wanted = {stop: unmade for stop, unmade in wanted.items() if blocks.get(stop)}
@@ -203,8 +256,25 @@ def _holds(theirs: str, mine: str) -> bool:
 
 
 def _without(reduction: str, runs: set[str]) -> str:
-    """``reduction`` without the runs between its marks in ``runs``."""
-    return _EDGE.join(run for run in reduction.split(_EDGE) if run not in runs)
+    """``reduction`` without the runs between its marks in ``runs``. Runs of text and marks
+    alternate (text first), and the reduction is read so (edits.names_of): a run of text left
+    out leaves an empty one in its place, and a mark (a description) leaves with its edge, the
+    text on either side of it joined. (Issue 79: dropped alone, each run after it read as the
+    other kind, a category list's own count, "Blog (11)" made "(14)" beside a description every
+    page gained, was read as the links' words and judged no edit of its own.)"""
+    parts = reduction.split(_EDGE)
+    kept = [parts[0]]
+    joined = False
+    for at in range(1, len(parts)):
+        part = parts[at]
+        if at % 2 and part in runs:
+            joined = True  # (a mark left out: the next run of text joins the last)
+        elif joined:
+            kept[-1] = f"{kept[-1]} {'' if part in runs else part}"
+            joined = False
+        else:
+            kept.append("" if part in runs else part)
+    return _EDGE.join(kept)
 
 
 def _changed(newer: str, older: str) -> frozenset[str]:

@@ -30,6 +30,7 @@ from sitemill.lastmod.history._targetmoves import (
     site_target,
     target_of,
 )
+from sitemill.lastmod.history._titlerestated import RESTATED, restated_title_words
 from sitemill.lastmod.history.datevalues import (
     RESPELLED,
     is_respelled,
@@ -48,7 +49,7 @@ _LINK_END: Final = "E"  # (the token of a link's end: fingerprint.targetmarks.LI
 # whole is named by its kind, links_by_kind), so that a name an earlier sitemill remembered is
 # not recalled. At most 9 bytes, so that with "/exact", "/parts" or "/sketch" it fits blake2b's
 # person (16).
-_KEYS: Final = b"sitelinks"
+_KEYS: Final = b"restated"
 # The tokens an edit took out and put in (moves_of).
 Moves = tuple[list[str], list[str]]
 SUM_BITS: Final = 48  # (a token_sum's size: a deploy's distinct edits never meet by chance)
@@ -74,8 +75,9 @@ def names_of(newer: str, older: str, own: str = "") -> tuple[str, str, Moves, li
     stop's edit is named all three ways: history.stopedits), and the targets of the site's own
     links it put in or took out, each as it is (not by a move: site_links)."""
     sequences, old, new = _versions(older, newer)
-    repeats = _repeats(old, new)
-    moves = _ordered(_named_moves(new, old, own, repeats), sequences, old, new)
+    restated = restated_title_words(sequences)
+    repeats = _repeats(old, new, restated)
+    moves = _ordered(_named_moves(new, old, own, (repeats, restated)), sequences, old, new)
     links = site_links(repeats, old, new)
     if respaced(newer, older):
         return RESPACED, RESPACED, moves, links
@@ -119,7 +121,9 @@ def moves_of(newer: str, older: str, own: str = "") -> Moves:
     mark's kind letter and value, "t" and a title word, "w" and a word, "R" and a move, or
     "O" and a token it kept but moved (moved_within)."""
     sequences, old, new = _versions(older, newer)
-    return _ordered(_named_moves(new, old, own), sequences, old, new)
+    restated = restated_title_words(sequences)
+    repeats = _repeats(old, new, restated)
+    return _ordered(_named_moves(new, old, own, (repeats, restated)), sequences, old, new)
 
 
 def _ordered(
@@ -136,21 +140,24 @@ def _ordered(
 
 
 def _named_moves(
-    new: Counter[str], old: Counter[str], own: str, repeats: Moves | None = None
+    new: Counter[str],
+    old: Counter[str],
+    own: str,
+    repeated: tuple[Moves, frozenset[str]] | None = None,
 ) -> Moves:
-    """moves_of, from the two versions' tokens (``own``: edit_of's; ``repeats``: their
-    _repeats, if made), dates and numbers put in or taken out alone named by their kind
-    (history.datevalues). The page's own URL, moved (onto the site's base, or in JSON-LD away
-    from it too), is still the page's own URL: where one version holds it at the other host or
-    base path and the other leaves it out, it is counted on both, so that it is named by the
-    move; so are the links to it that moved onto it, however many (its table of contents:
-    targetmoves.self_links)."""
-    repeats = _repeats(old, new) if repeats is None else repeats
+    """moves_of, from the two versions' tokens (``own``: edit_of's; ``repeated``: their _repeats
+    and the title's words they name RESTATED, if made), dates and numbers put in or taken out
+    alone named by their kind (history.datevalues). The page's own URL, moved (onto the site's
+    base, or in JSON-LD away from it too), is still the page's own URL: where one version holds
+    it at the other host or base path and the other leaves it out, it is counted on both, so
+    that it is named by the move; so are the links to it that moved onto it, however many (its
+    table of contents: targetmoves.self_links)."""
+    repeats, restated = repeated or (_repeats(old, new), frozenset[str]())
     removed, added = rewrites(*repeats)
     lost = old[_LINK_END] - new[_LINK_END]
     if own and lost > 0 and (onto_self := self_links(repeats[0], own, lost)):
         new_self = new + onto_self + Counter({_LINK_END: lost})
-        moved = rewrites(*_repeats(old, new_self))
+        moved = rewrites(*_repeats(old, new_self, restated))
         if not any(target_of(token, "H") for token in (*moved[0], *moved[1])):
             removed, added = moved
             new = new_self
@@ -158,7 +165,7 @@ def _named_moves(
         onto = own_leaves(old, new, own)  # (moved onto the site's base; else away from it)
         away = Counter() if onto else own_leaves(new, old, own)
         if onto or away:
-            moved = rewrites(*_repeats(old + away, new + onto))
+            moved = rewrites(*_repeats(old + away, new + onto, restated))
             if not any(target_of(token, LEAF) for token in (*moved[0], *moved[1])):
                 removed, added = moved
     return named_by_kind(removed, added)
@@ -195,14 +202,22 @@ def sum_edit(newer: int, older: int) -> int:
     return (newer - older) % (1 << SUM_BITS)
 
 
-def _repeats(old: Counter[str], new: Counter[str]) -> tuple[list[str], list[str]]:
+def _repeats(
+    old: Counter[str], new: Counter[str], restated: frozenset[str] = frozenset()
+) -> tuple[list[str], list[str]]:
     """The tokens taken out and put in (sorted), each named as it is but for those _by_kind
-    names by their kind and whether they fell or rose; a link re-pointed within the document
-    it leads to is none (targetmoves.repointed_apart)."""
+    names by their kind and whether they fell or rose, and the title's words of ``restated``
+    (history.titlerestated) as RESTATED; a link re-pointed within the document it leads to is none
+    (targetmoves.repointed_apart)."""
     removed: list[str] = []
     added: list[str] = []
     for token in _differing(old, new):
-        named = token[:1] + REPEAT + "repeat" if _by_kind(token, old, new) else token
+        if _by_kind(token, old, new):
+            named = token[:1] + REPEAT + "repeat"
+        elif token in restated:
+            named = RESTATED
+        else:
+            named = token
         (removed if old[token] > new[token] else added).append(named)
     return repointed_apart(sorted(set(removed)), sorted(set(added)))
 
