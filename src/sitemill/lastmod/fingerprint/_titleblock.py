@@ -94,14 +94,18 @@ def outside_span(
 def _headline_of_page(header: str, page: str, region: str, version: int, url: str) -> bool:
     """Whether the <h1> of a page-level ``header`` outside the main ``region`` of ``page`` (at
     ``url``) is the page's headline: its <title> names it (titled_headline), or, from version
-    13 (amended, issue 79), it is not the site's name, the region holds no heading of its own
-    and the title names no other heading of the page: the page's one headline is its own, with
-    a region as without one (a Pelican theme's sponsor pages, titled by the site's name alone,
-    hold their name, byline and blurb in a header before an empty article). A region with a
-    heading of its own tells the page's name from a banner's motto (Hexo NexT's list pages)."""
+    13 (amended, issue 79), it is not the site's name, the region says nothing (no heading, no
+    word) and the title names no other heading of the page: the page's one headline is its
+    own, with an empty region as without one (a Pelican theme's sponsor pages, titled by the
+    site's name alone, hold their name, byline and blurb in a header before an empty article).
+    A region with a heading or words of its own tells the page's name from a banner's motto
+    (Hexo NexT's list pages; a Docusaurus home page whose hero's <h1> is a motto its title
+    does not name)."""
     if titled_headline(header, page, version, url):
         return True
-    if version < 13 or HEADING_START in region or _headline(header, page, version, url) is None:
+    if version < 13 or HEADING_START in region or letters(regionmarkers.unmark(region)):
+        return False
+    if _headline(header, page, version, url) is None:
         return False
     return not _title_names_a_heading(page, version)
 
