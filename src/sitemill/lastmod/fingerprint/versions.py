@@ -81,7 +81,8 @@ from typing import Final
 # disabled "««": fingerprint.targetmarks.without_placeholder_glyphs), and a link whose own role
 # is a furniture role is left out as a post's neighbour is (reduction.mark_kept_tag), and a JSON-LD
 # value is read for what it restates with its HTML character references decoded
-# (fingerprint.structureddata).
+# (fingerprint.structureddata), and a page-level header holding the page's <h1> beside a region
+# that says nothing (no heading, no word) is its title block (fingerprint.titleblock).
 # Version 11 is no longer computable, its gates (``version >= 12``: structured data that counts
 # or places the page itself) gone.
 FINGERPRINT_VERSION: Final = 13
