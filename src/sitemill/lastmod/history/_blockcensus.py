@@ -157,13 +157,13 @@ def _same_bodies(
         return set(), read
     bodies, more = read_of(probed, True)
     read += more
-    shown = [_counted_edit(*bodies[stop]) for stop in probed if stop in bodies]
-    if not any(2 * shown.count(edit) > len(shown) for edit in wanted.values()):
+    shown = Counter(_counted_edit(*bodies[stop]) for stop in probed if stop in bodies)
+    if not any(2 * shown[edit] > shown.total() for edit in wanted.values()):
         return set(), read
     rest, more = read_of([stop for stop in others if stop not in bodies], True)
-    every = [_counted_edit(*versions) for versions in {**mine, **bodies, **rest}.values()]
+    every = Counter(_counted_edit(*versions) for versions in {**mine, **bodies, **rest}.values())
     most = max(len(commit), MIN_SECTION)
-    return {stop for stop, edit in wanted.items() if 2 * every.count(edit) > most}, read + more
+    return {stop for stop, edit in wanted.items() if 2 * every[edit] > most}, read + more
 
 
 def _counted_edit(newer: str, older: str) -> int:

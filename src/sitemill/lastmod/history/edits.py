@@ -75,9 +75,7 @@ def names_of(newer: str, older: str, own: str = "") -> tuple[str, str, Moves, li
     stop's edit is named all three ways: history.stopedits), and the targets of the site's own
     links it put in or took out, each as it is (not by a move: site_links)."""
     sequences, old, new = _versions(older, newer)
-    restated = restated_title_words(sequences)
-    repeats = _repeats(old, new, restated)
-    moves = _ordered(_named_moves(new, old, own, (repeats, restated)), sequences, old, new)
+    moves, repeats = _moves_read(sequences, old, new, own)
     links = site_links(repeats, old, new)
     if respaced(newer, older):
         return RESPACED, RESPACED, moves, links
@@ -121,9 +119,17 @@ def moves_of(newer: str, older: str, own: str = "") -> Moves:
     mark's kind letter and value, "t" and a title word, "w" and a word, "R" and a move, or
     "O" and a token it kept but moved (moved_within)."""
     sequences, old, new = _versions(older, newer)
+    return _moves_read(sequences, old, new, own)[0]
+
+
+def _moves_read(
+    sequences: tuple[list[str], list[str]], old: Counter[str], new: Counter[str], own: str
+) -> tuple[Moves, Moves]:
+    """moves_of of two versions read (_versions), and their _repeats, the title's words that
+    restate the page (history.titlerestated) named by their kind in both."""
     restated = restated_title_words(sequences)
     repeats = _repeats(old, new, restated)
-    return _ordered(_named_moves(new, old, own, (repeats, restated)), sequences, old, new)
+    return _ordered(_named_moves(new, old, own, (repeats, restated)), sequences, old, new), repeats
 
 
 def _ordered(
@@ -143,16 +149,16 @@ def _named_moves(
     new: Counter[str],
     old: Counter[str],
     own: str,
-    repeated: tuple[Moves, frozenset[str]] | None = None,
+    repeated: tuple[Moves, frozenset[str]],
 ) -> Moves:
     """moves_of, from the two versions' tokens (``own``: edit_of's; ``repeated``: their _repeats
-    and the title's words they name RESTATED, if made), dates and numbers put in or taken out
+    and the title's words they name RESTATED), dates and numbers put in or taken out
     alone named by their kind (history.datevalues). The page's own URL, moved (onto the site's
     base, or in JSON-LD away from it too), is still the page's own URL: where one version holds
     it at the other host or base path and the other leaves it out, it is counted on both, so
     that it is named by the move; so are the links to it that moved onto it, however many (its
     table of contents: targetmoves.self_links)."""
-    repeats, restated = repeated or (_repeats(old, new), frozenset[str]())
+    repeats, restated = repeated
     removed, added = rewrites(*repeats)
     lost = old[_LINK_END] - new[_LINK_END]
     if own and lost > 0 and (onto_self := self_links(repeats[0], own, lost)):
